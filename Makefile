@@ -1,0 +1,89 @@
+# Threadable, migratable interrupt handling: the patch series and the
+# machinery that builds, checks and boot-tests it.  See README.md.
+#
+#   make            set up, build the patched kernel, boot it, show the demo
+#   make test       everything CI runs; ends in "N passed, N failed"
+#
+# Every target is a script in ci/ that can also be run by hand.
+
+SHELL := /bin/bash
+TOP := $(CURDIR)
+
+# Where everything generated lives (ignored by git).
+BUILD ?= $(TOP)/build
+# KERNEL_SRC=~/linux applies the series on a new branch of your own tree.
+KERNEL_SRC ?=
+KOUT ?= $(BUILD)/obj
+# The identity every patch is authored and signed off with.
+PROJECT_NAME ?= Threadable IRQ Project
+PROJECT_EMAIL ?= threadable-irq@example.org
+# ccache outside the build dir, so a fresh clone on the same machine reuses it.
+CCACHE_DIR ?= $(HOME)/.cache/irq-series-ccache
+ACCEL ?= auto
+SCENARIOS ?= $(patsubst selftests/%/vm.conf,%,$(wildcard selftests/*/vm.conf))
+DEMO_SCENARIO ?= nvme-irq-affinity
+
+export BUILD KERNEL_SRC KOUT PROJECT_NAME PROJECT_EMAIL CCACHE_DIR ACCEL
+
+.PHONY: all demo deps tree export kernel initramfs vmtest check test \
+	vmtest-base clean distclean help
+
+all: demo
+
+help:
+	@sed -n 's/^#   //p' Makefile
+	@echo "targets: deps tree export kernel initramfs vmtest check test vmtest-base clean distclean"
+
+deps:
+	ci/deps.sh
+
+tree: deps
+	ci/tree.sh
+
+# Patches are edited as commits in the tree; this writes patches/ and series.
+export:
+	ci/export.sh
+
+kernel: tree
+	ci/kernel.sh
+
+initramfs: deps
+	ci/initramfs.sh
+
+# The demo: boot the patched kernel and show where the irq threads may run.
+demo: kernel initramfs
+	@rm -f $(BUILD)/results/vmtest.counts
+	ci/vm.sh $(DEMO_SCENARIO)
+
+vmtest: kernel initramfs
+	@rm -f $(BUILD)/results/vmtest.counts
+	ci/vm.sh $(SCENARIOS)
+
+check: tree
+	@rm -f $(BUILD)/results/check.counts
+	ci/check.sh
+
+# Everything CI runs.  Each stage records its counts; the last line adds
+# them up.  A failing stage does not hide the others' results.
+test:
+	@rm -rf $(BUILD)/results; mkdir -p $(BUILD)/results
+	@rc=0; \
+	$(MAKE) --no-print-directory check || rc=1; \
+	$(MAKE) --no-print-directory vmtest || rc=1; \
+	ci/summary.sh || rc=1; \
+	exit $$rc
+
+# The same VM scenario on the unpatched base: shows the test catches the
+# missing feature (expected to fail).
+vmtest-base: deps initramfs
+	ci/base-kernel.sh
+	KERNEL=$(BUILD)/obj-base/arch/x86/boot/bzImage COUNTS=$(BUILD)/results-base/vmtest.counts \
+		LOGDIR=$(BUILD)/vm-base ci/vm.sh $(DEMO_SCENARIO)
+
+clean:
+	rm -rf $(KOUT) $(BUILD)/obj-base $(BUILD)/vm $(BUILD)/vm-base $(BUILD)/results \
+		$(BUILD)/initramfs.cpio
+
+# Also removes the kernel tree: commits not exported with 'make export' are lost.
+distclean:
+	rm -rf $(BUILD)

@@ -1,0 +1,66 @@
+#!/bin/bash
+# Static gates of the series, per patch, printed as a patch x check table.
+#
+#   apply        the series applies patch by patch to the pristine base
+#                (git apply into a scratch index: what git am does, without
+#                a checkout)
+#   checkpatch   scripts/checkpatch.pl --strict of the base, nothing ignored
+#   format       subject, sign-off, tags and wrapping (ci/series-format.py)
+#
+# Every cell counts as one result in build/results/check.counts.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+BASE_REF=refs/irq-series/base
+git -C "$KTREE" rev-parse -q --verify "$BASE_REF" >/dev/null || die "no $BASE_REF in $KTREE: run 'make tree'"
+mapfile -t files < <(series_files)
+[ ${#files[@]} -gt 0 ] || die "series is empty"
+logdir=$BUILD/check; rm -rf "$logdir"; mkdir -p "$logdir"
+declare -A res
+
+idx=$(mktemp); trap 'rm -f "$idx"' EXIT
+GIT_INDEX_FILE=$idx git -C "$KTREE" read-tree "$BASE_REF"
+broken=
+for p in "${files[@]}"; do
+	b=$(basename "$p")
+	if [ -n "$broken" ]; then res[$b,apply]=skip; continue; fi
+	if GIT_INDEX_FILE=$idx git -C "$KTREE" apply --cached "$p" >"$logdir/$b.apply" 2>&1; then
+		res[$b,apply]=ok
+	else res[$b,apply]=FAIL; broken=1; fi
+done
+"$TOP/ci/series-format.py" "${files[@]}" >"$logdir/series.format" 2>&1
+for p in "${files[@]}"; do
+	b=$(basename "$p")
+	"$TOP/ci/checkpatch.sh" "$p" >"$logdir/$b.checkpatch" 2>&1 && res[$b,checkpatch]=ok || res[$b,checkpatch]=FAIL
+	grep -q "^ok     $b" "$logdir/series.format" && res[$b,format]=ok || res[$b,format]=FAIL
+done
+
+checks=(apply checkpatch format)
+pass=0 fail=0 skip=0
+printf '%-62s' patch; printf ' %-10s' "${checks[@]}"; echo
+for p in "${files[@]}"; do
+	b=$(basename "$p")
+	printf '%-62s' "${b:0:62}"
+	for c in "${checks[@]}"; do
+		r=${res[$b,$c]}
+		printf ' %-10s' "$r"
+		case $r in ok) pass=$((pass + 1)) ;; skip) skip=$((skip + 1)) ;; *) fail=$((fail + 1)) ;; esac
+	done
+	echo
+done
+for p in "${files[@]}"; do
+	b=$(basename "$p")
+	for c in "${checks[@]}"; do
+		[ "${res[$b,$c]}" = FAIL ] || continue
+		echo "--- $c: $b"
+		case $c in
+		apply) cat "$logdir/$b.apply" ;;
+		checkpatch) cat "$logdir/$b.checkpatch" ;;
+		format) sed -n "/^FAIL   $b/,/^[a-zA-Z]/p" "$logdir/series.format" ;;
+		esac
+	done
+done
+mkdir -p "$BUILD/results"
+echo "$pass $fail $skip" >"$BUILD/results/check.counts"
+echo "check: $pass passed, $fail failed, $skip skipped"
+[ $fail = 0 ]

@@ -1,0 +1,21 @@
+#!/bin/bash
+# scripts/checkpatch.pl --strict on every patch of the series (or on the
+# patch files given as arguments), with the base tree's checkpatch.
+# No type is ignored: a patch passes only with 0 errors, 0 warnings, 0 checks.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ -x "$KTREE/scripts/checkpatch.pl" ] || die "no checkpatch.pl in $KTREE: run 'make tree'"
+if [ $# -gt 0 ]; then files=("$@"); else mapfile -t files < <(series_files); fi
+bad=0
+for p in "${files[@]}"; do
+	out=$(cd "$KTREE" && ./scripts/checkpatch.pl --strict --no-summary --color=never "$p" 2>&1)
+	if [ $? = 0 ]; then
+		echo "ok     $(basename "$p")"
+	else
+		echo "FAIL   $(basename "$p")"; echo "$out" | sed 's/^/    /'
+		bad=$((bad + 1))
+	fi
+done
+echo "checkpatch --strict: $((${#files[@]} - bad)) of ${#files[@]} patches clean"
+[ $bad = 0 ]

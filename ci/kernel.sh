@@ -1,0 +1,42 @@
+#!/bin/bash
+# Configure (tinyconfig + kconfig-fragments/*.config + selftest configs) and
+# build the guest bzImage out of tree in $KOUT, with ccache.
+# Fails when olddefconfig dropped or changed a symbol a fragment asked for.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ -d "$KTREE" ] || die "no kernel tree at $KTREE: run 'make tree' first"
+mkdir -p "$KOUT"
+mapfile -t frags < <(ls "$TOP"/kconfig-fragments/*.config; ls "$TOP"/selftests/*/config 2>/dev/null || true)
+[ -n "${EXTRA_FRAGMENTS:-}" ] && frags+=($EXTRA_FRAGMENTS)
+CCACHE=$(command -v ccache || true)
+export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
+export CCACHE_BASEDIR=$KTREE CCACHE_NOHASHDIR=1
+KMAKE=(make -C "$KTREE" O="$KOUT" -j"$JOBS" ${CCACHE:+CC="ccache gcc"} KBUILD_BUILD_TIMESTAMP=@0 KBUILD_BUILD_USER=ci KBUILD_BUILD_HOST=ci)
+
+# Regenerate .config from scratch; when the result is unchanged, keep the old
+# file (and its timestamp) so that nothing is rebuilt for nothing.
+"${KMAKE[@]}" -s tinyconfig >/dev/null
+"$KTREE"/scripts/kconfig/merge_config.sh -m -O "$KOUT" "$KOUT/.config" "${frags[@]}" >"$KOUT/merge.log"
+"${KMAKE[@]}" -s olddefconfig
+
+bad=0
+for f in "${frags[@]}"; do
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=*) sym=${line%%=*}
+			grep -qxF "$line" "$KOUT/.config" || {
+				echo "kconfig: $(basename "$f"): asked for '$line', got '$(grep -E "^(# )?$sym[= ]" "$KOUT/.config" || echo unset)'" >&2
+				bad=1; } ;;
+		"# CONFIG_"*" is not set") sym=${line#\# }; sym=${sym%% *}
+			! grep -q "^$sym=" "$KOUT/.config" || {
+				echo "kconfig: $(basename "$f"): asked for '$sym' unset, got '$(grep "^$sym=" "$KOUT/.config")'" >&2
+				bad=1; } ;;
+		esac
+	done <"$f"
+done
+[ $bad = 0 ] || die "olddefconfig dropped symbols asked for by the fragments (above)"
+
+note "building bzImage in $KOUT (-j$JOBS${CCACHE:+, ccache})"
+"${KMAKE[@]}" ${W:+W=$W} ${C:+C=$C} bzImage
+ls -l "$KOUT/arch/x86/boot/bzImage"

@@ -1,0 +1,51 @@
+# Shared helpers for the ci/ scripts.  Sourced, never run.
+# shellcheck shell=bash
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+# The kernel git tree the series lives in: our unpacked Debian base, or the
+# user's own tree (KERNEL_SRC=~/linux).
+KTREE=${KERNEL_SRC:-$BUILD/linux}
+KOUT=${KOUT:-$BUILD/obj}
+BASE_TAG=${BASE_TAG:-series-base}
+SERIES_BRANCH=${SERIES_BRANCH:-irq-thread-affinity}
+# The project's identity: every patch is authored and signed off with it.
+PROJECT_NAME=${PROJECT_NAME:-Threadable IRQ Project}
+PROJECT_EMAIL=${PROJECT_EMAIL:-threadable-irq@example.org}
+JOBS=${JOBS:-$(nproc)}
+
+die() { echo "error: $*" >&2; exit 1; }
+note() { echo ">>> $*" >&2; }
+
+# git in the kernel tree, committing as the project.
+kgit() {
+	git -C "$KTREE" -c user.name="$PROJECT_NAME" -c user.email="$PROJECT_EMAIL" \
+		-c commit.gpgsign=false "$@"
+}
+
+# Patch files listed in series, in order (comments and blank lines skipped).
+series_files() {
+	local f
+	while read -r f _; do
+		case "$f" in '' | \#*) continue ;; esac
+		if [ -f "$TOP/patches/$f" ]; then echo "$TOP/patches/$f"
+		elif [ -f "$TOP/$f" ]; then echo "$TOP/$f"
+		else die "series lists '$f' but there is no such file"; fi
+	done <"$TOP/series"
+}
+
+# Stable patch-ids of the series files, one per line.
+series_ids() {
+	local p
+	series_files | while read -r p; do
+		git patch-id --stable <"$p" | cut -d' ' -f1
+	done
+}
+
+# Stable patch-ids of the tree's commits on top of the base, oldest first.
+tree_ids() {
+	local c
+	for c in $(git -C "$KTREE" rev-list --reverse "$BASE_TAG..HEAD"); do
+		git -C "$KTREE" show --format= "$c" | git patch-id --stable | cut -d' ' -f1
+	done
+}

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Check git format-patch mails the way a tip/netdev maintainer reads them.
+
+  ci/series-format.py PATCH...
+
+Per patch: a 'From <sha>' mbox line; a Signed-off-by of the author; the
+subject 'subsys: Capitalised imperative summary', at most 75 characters and
+unique in the series; the changelog wrapped at 75 columns (tags, URLs and
+quoted output excepted); only the project identity signs, and tags that
+speak for other people (Reviewed-by, Tested-by, Acked-by, Suggested-by,
+Reported-by) are refused unless listed in ALLOWED_TAGS (given by them).
+Exit 0 when every patch passes; one line per problem; a summary line.
+"""
+import os
+import re
+import sys
+
+ALLOWED_TAGS = set(filter(None, os.environ.get("ALLOWED_TAGS", "").split(",")))
+PERSON_TAGS = ("Reviewed-by", "Tested-by", "Acked-by", "Suggested-by",
+               "Reported-by", "Co-developed-by")
+# Words that give a subject away as not imperative ("Added", "Fixes", ...).
+NOT_IMPERATIVE = re.compile(r"^(Added|Adds|Adding|Fixed|Fixes|Fixing|Changed|"
+                            r"Changes|Changing|Removed|Removes|Removing|Updated|"
+                            r"Updates|Updating|Introduced|Introduces|Making|Made)\b")
+
+
+def parse(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    head, _, rest = text.partition("\n\n")
+    # Unfold header continuation lines.
+    head = re.sub(r"\n[ \t]+", " ", head)
+    hdr = {}
+    for line in head.splitlines()[1:]:
+        k, _, v = line.partition(": ")
+        hdr.setdefault(k, v)
+    body = rest.split("\n---\n", 1)[0]
+    return text, hdr, body
+
+
+def check(path, subjects):
+    problems = []
+    text, hdr, body = parse(path)
+    if not re.match(r"^From [0-9a-f]{40} ", text):
+        problems.append("not git format-patch output (no 'From <sha>' line)")
+    subj = re.sub(r"^\[[^]]*\]\s*", "", hdr.get("Subject", ""))
+    author = hdr.get("From", "")
+    if not re.match(r"^[a-zA-Z0-9_./-]+(/[a-zA-Z0-9_.-]+)*: [A-Z]", subj):
+        problems.append(f"subject '{subj}' is not 'subsys: Capitalised summary'")
+    summary = subj.split(": ", 1)[-1]
+    if NOT_IMPERATIVE.match(summary):
+        problems.append(f"subject '{subj}' is not in imperative mood")
+    if len(subj) > 75:
+        problems.append(f"subject is {len(subj)} characters (max 75)")
+    if subj.endswith("."):
+        problems.append("subject ends with a full stop")
+    if subj in subjects:
+        problems.append(f"subject '{subj}' repeats {subjects[subj]}")
+    subjects.setdefault(subj, os.path.basename(path))
+    lines = body.splitlines()
+    if len([l for l in lines if l.strip() and not re.match(r"^[A-Za-z-]+: ", l)]) < 2:
+        problems.append("changelog too short: say what the problem is, then the solution")
+    sobs = [l.split(": ", 1)[1] for l in lines if l.startswith("Signed-off-by: ")]
+    if author not in sobs:
+        problems.append(f"no Signed-off-by of the author '{author}'")
+    for s in sobs:
+        if s != author:
+            problems.append(f"Signed-off-by '{s}' is not the author")
+    for l in lines:
+        tag = l.split(": ", 1)[0]
+        if tag in PERSON_TAGS and l not in ALLOWED_TAGS:
+            problems.append(f"'{l}': a tag in someone's name needs their word (ALLOWED_TAGS)")
+        if len(l) > 75 and not re.match(r"^([A-Za-z-]+: |\s|>|\S+://)", l):
+            problems.append(f"changelog line longer than 75: '{l[:40]}...'")
+    return problems
+
+
+def main():
+    subjects = {}
+    bad = 0
+    for p in sys.argv[1:]:
+        probs = check(p, subjects)
+        name = os.path.basename(p)
+        if probs:
+            bad += 1
+            print(f"FAIL   {name}")
+            for m in probs:
+                print(f"    {m}")
+        else:
+            print(f"ok     {name}")
+    print(f"series format: {len(sys.argv) - 1 - bad} of {len(sys.argv) - 1} patches clean")
+    return 1 if bad or len(sys.argv) < 2 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,134 @@
+#!/bin/bash
+# Boot the guest kernel in QEMU once per scenario and judge the run.
+#
+#   ci/vm.sh SCENARIO...        (scenarios are the selftests/*/vm.conf dirs)
+#
+# Each boot gets 4 vCPUs (or the scenario's SMP), an NVMe device backed by a
+# sparse file and an e1000e NIC on QEMU user networking (restrict=on: the
+# guest reaches nothing outside QEMU).  The guest writes TAP to its second
+# serial port; the kernel console goes to the first.  A boot fails when a
+# test fails, when the guest does not power itself off in time, or when the
+# console shows a kernel splat, whatever the tests printed.
+#
+# ACCEL=auto (default) tries KVM first and falls back to TCG when KVM shows
+# no kernel output within KVM_PROBE_SECS; ACCEL=kvm or ACCEL=tcg forces one.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+KERNEL=${KERNEL:-$KOUT/arch/x86/boot/bzImage}
+INITRD=${INITRD:-$BUILD/initramfs.cpio}
+ACCEL=${ACCEL:-auto}
+KVM_PROBE_SECS=${KVM_PROBE_SECS:-20}
+LOGDIR=${LOGDIR:-$BUILD/vm}
+COUNTS=${COUNTS:-$BUILD/results/vmtest.counts}
+QEMU=${QEMU:-qemu-system-x86_64}
+
+# Kernel splats: any of these in the console fails the boot.
+SPLAT='BUG:|WARNING:|Oops|Kernel panic|general protection fault|Call Trace:|'\
+'possible recursive locking|possible circular locking|inconsistent lock state|'\
+'lockdep|soft lockup|hard LOCKUP|rcu: INFO|rcu_.* detected stalls|self-detected stall|'\
+'blocked for more than|UBSAN:|KASAN:|kmemleak:.*new suspected|list_add corruption|'\
+'list_del corruption|nvme.*timeout|nvme.*resetting controller'
+
+[ $# -gt 0 ] || die "usage: ci/vm.sh SCENARIO... (one of: $(cd "$TOP/selftests" && ls -d */vm.conf | sed 's|/vm.conf||' | tr '\n' ' '))"
+[ -f "$KERNEL" ] || die "no kernel at $KERNEL: run 'make kernel'"
+[ -f "$INITRD" ] || die "no initramfs at $INITRD: run 'make initramfs'"
+command -v "$QEMU" >/dev/null || die "$QEMU missing: run 'make deps'"
+for s in "$@"; do [ -f "$TOP/selftests/$s/vm.conf" ] || die "no scenario '$s' (selftests/$s/vm.conf)"; done
+
+total_pass=0 total_fail=0 total_skip=0
+chosen_accel=
+
+# run_qemu ACCEL DIR: boots once; returns qemu's (or timeout's) exit code.
+# For ACCEL=kvm under auto, gives up after KVM_PROBE_SECS without console
+# output and returns 200.
+run_qemu() {
+	local accel=$1 dir=$2 pid rc waited=0
+	: >"$dir/console.log"; : >"$dir/tap.log"
+	local cmd=(timeout -k 10 "$TIMEOUT" "$QEMU" -machine q35 -accel "$accel"
+		-smp "$SMP" -m "$MEM" -display none -monitor none -no-reboot
+		-serial "file:$dir/console.log" -serial "file:$dir/tap.log"
+		-kernel "$KERNEL" -initrd "$INITRD"
+		-append "console=ttyS0 panic=-1 irqtest.scenario=$scenario $KARGS"
+		-drive "file=$dir/nvme.img,if=none,id=nvm,format=raw"
+		-device "nvme,serial=irqtest0,drive=nvm,max_ioqpairs=$NVME_QUEUES"
+		-netdev "user,id=n0,restrict=on$NETDEV_EXTRA" -device e1000e,netdev=n0,romfile=
+		$QEMU_EXTRA)
+	echo "${cmd[*]}" >"$dir/qemu.cmd"
+	"${cmd[@]}" >"$dir/qemu.out" 2>&1 &
+	pid=$!
+	if [ "$accel" = kvm ] && [ "$ACCEL" = auto ]; then
+		while kill -0 $pid 2>/dev/null && [ $waited -lt "$KVM_PROBE_SECS" ]; do
+			grep -q 'Linux version' "$dir/console.log" && break
+			sleep 1; waited=$((waited + 1))
+		done
+		if ! grep -q 'Linux version' "$dir/console.log"; then
+			kill $pid 2>/dev/null; wait $pid 2>/dev/null
+			return 200
+		fi
+	fi
+	# Show the guest's results as they come.
+	tail -n +1 -f "$dir/tap.log" --pid=$pid 2>/dev/null | tr -d '\r' | sed 's/^/  /' &
+	local tailer=$!
+	wait $pid; rc=$?
+	sleep 0.5; kill $tailer 2>/dev/null; wait $tailer 2>/dev/null
+	return $rc
+}
+
+for scenario in "$@"; do
+	SMP=4 MEM=2G NVME_QUEUES=4 NVME_SIZE=256M KARGS= TIMEOUT=600 QEMU_EXTRA= NETDEV_EXTRA=
+	. "$TOP/selftests/$scenario/vm.conf"
+	dir=$LOGDIR/$scenario
+	rm -rf "$dir"; mkdir -p "$dir"
+	truncate -s "$NVME_SIZE" "$dir/nvme.img"
+	start=$(date +%s)
+
+	accel=$chosen_accel
+	if [ -z "$accel" ]; then
+		case "$ACCEL" in
+		kvm | tcg) accel=$ACCEL ;;
+		auto) if [ -w /dev/kvm ]; then accel=kvm; else accel=tcg; fi ;;
+		*) die "ACCEL must be auto, kvm or tcg (got '$ACCEL')" ;;
+		esac
+	fi
+	echo "=== $scenario: booting ($accel, $SMP vCPUs, $NVME_QUEUES nvme I/O queues, timeout ${TIMEOUT}s)"
+	run_qemu "$accel" "$dir"; rc=$?
+	if [ $rc = 200 ]; then
+		echo "    accel: kvm showed no kernel output in ${KVM_PROBE_SECS}s; falling back to tcg"
+		accel=tcg
+		run_qemu tcg "$dir"; rc=$?
+	fi
+	chosen_accel=$accel
+	secs=$(($(date +%s) - start))
+
+	tr -d '\r' <"$dir/tap.log" >"$dir/tap.txt"
+	p=$(grep -E '^ok [0-9]+' "$dir/tap.txt" | grep -vc '# SKIP')
+	s=$(grep -cE '^ok [0-9]+ .*# SKIP' "$dir/tap.txt")
+	f=$(grep -cE '^not ok [0-9]+' "$dir/tap.txt")
+	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$dir/tap.txt" | tail -1)
+	# Host-side checks of the boot itself count as results too.
+	host_fail=()
+	if [ $rc = 124 ] || [ $rc = 137 ]; then host_fail+=("guest did not power off within ${TIMEOUT}s")
+	elif ! grep -q '^# guest done' "$dir/tap.txt"; then host_fail+=("guest did not finish its tests (qemu exit $rc)")
+	fi
+	[ -n "$plan" ] && [ "$plan" = $((p + s + f)) ] || host_fail+=("TAP plan '${plan:-none}' does not match $((p + s + f)) results")
+	[ $((p + s + f)) -gt 0 ] || host_fail+=("no test ran")
+	splats=$(grep -aE "$SPLAT" "$dir/console.log" | head -20)
+	[ -z "$splats" ] || host_fail+=("kernel splat in the console log")
+
+	if [ ${#host_fail[@]} = 0 ]; then p=$((p + 1)); echo "  ok host: $scenario booted, tests finished, no splat"
+	else
+		f=$((f + 1))
+		for m in "${host_fail[@]}"; do echo "  not ok host: $scenario: $m"; done
+		[ -z "$splats" ] || { echo "  --- splat lines:"; echo "$splats" | sed 's/^/  | /'; }
+		echo "  --- last console lines ($dir/console.log):"
+		tail -n 25 "$dir/console.log" | tr -d '\r' | sed 's/^/  | /'
+	fi
+	echo "=== $scenario: $p passed, $f failed, $s skipped (${secs}s, $accel)"
+	total_pass=$((total_pass + p)) total_fail=$((total_fail + f)) total_skip=$((total_skip + s))
+done
+
+mkdir -p "$(dirname "$COUNTS")"
+echo "$total_pass $total_fail $total_skip" >"$COUNTS"
+echo "vmtest: $total_pass passed, $total_fail failed, $total_skip skipped"
+[ $total_fail = 0 ]

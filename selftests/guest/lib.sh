@@ -1,0 +1,46 @@
+# TAP helpers for the guest-side test scripts (busybox sh).  Results of every
+# script of a scenario share one numbering (the counter in $TAP_COUNTER).
+# shellcheck shell=sh
+
+: "${TAP_FD:=1}" "${TAP_COUNTER:=/tmp/tap.counter}"
+[ -f "$TAP_COUNTER" ] || echo 0 >"$TAP_COUNTER"
+
+_tap() {
+	n=$(($(cat "$TAP_COUNTER") + 1))
+	echo "$n" >"$TAP_COUNTER"
+	echo "$1 $n $2" >&"$TAP_FD"
+}
+diag() { echo "# $*" >&"$TAP_FD"; }
+pass() { _tap ok "$1"; }
+fail() { _tap "not ok" "$1"; }
+skip() { _tap ok "$1 # SKIP $2"; }
+# check DESCRIPTION COMMAND...: one result from a command's exit status.
+check() {
+	d=$1; shift
+	if "$@"; then pass "$d"; else fail "$d"; fi
+}
+# expect_eq DESCRIPTION GOT WANT
+expect_eq() {
+	if [ "$2" = "$3" ]; then pass "$1"
+	else fail "$1"; diag "  got '$2', want '$3'"; fi
+}
+
+# irq_of NAME: the irq number of the action called NAME in /proc/interrupts.
+irq_of() {
+	awk -v n="$1" '{ for (i = 2; i <= NF; i++) if ($i == n) { sub(":", "", $1); print $1; exit } }' /proc/interrupts
+}
+# irq_thread_pid IRQ NAME: pid of the kernel thread irq/IRQ-NAME (comm is
+# cut to 15 characters by the kernel).
+irq_thread_pid() {
+	want=$(printf 'irq/%s-%s' "$1" "$2" | cut -c1-15)
+	for c in /proc/[0-9]*/comm; do
+		[ "$(cat "$c" 2>/dev/null)" = "$want" ] || continue
+		p=${c#/proc/}; echo "${p%/comm}"; return 0
+	done
+	return 1
+}
+cpus_allowed() { awk '/^Cpus_allowed_list:/ { print $2 }' "/proc/$1/status"; }
+# The CPU a task last ran on (field 39 of /proc/PID/stat).
+last_cpu() { awk '{ print $39 }' "/proc/$1/stat"; }
+# is_one_cpu LIST: true when a cpulist names exactly one CPU.
+is_one_cpu() { case "$1" in '' | *[!0-9]*) return 1 ;; esac; }
