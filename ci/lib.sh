@@ -5,7 +5,7 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 # The kernel git tree the series lives in: our unpacked Debian base, or the
 # user's own tree (KERNEL_SRC=~/linux).
-KTREE=${KERNEL_SRC:-$BUILD/linux}
+KTREE=${KTREE:-${KERNEL_SRC:-$BUILD/linux}}
 KOUT=${KOUT:-$BUILD/obj}
 BASE_TAG=${BASE_TAG:-series-base}
 SERIES_BRANCH=${SERIES_BRANCH:-irq-thread-affinity}

@@ -67,11 +67,8 @@ run_qemu() {
 			return 200
 		fi
 	fi
-	# Show the guest's results as they come.
-	tail -n +1 -f "$dir/tap.log" --pid=$pid 2>/dev/null | tr -d '\r' | sed 's/^/  /' &
-	local tailer=$!
 	wait $pid; rc=$?
-	sleep 0.5; kill $tailer 2>/dev/null; wait $tailer 2>/dev/null
+	tr -d '\r' <"$dir/tap.log" | sed 's/^/  /'
 	return $rc
 }
 

@@ -10,7 +10,7 @@ _tap() {
 	echo "$n" >"$TAP_COUNTER"
 	echo "$1 $n $2" >&"$TAP_FD"
 }
-diag() { echo "# $*" >&"$TAP_FD"; }
+diag() { printf '%s\n' "$*" | sed 's/^/# /' >&"$TAP_FD"; }
 pass() { _tap ok "$1"; }
 fail() { _tap "not ok" "$1"; }
 skip() { _tap ok "$1 # SKIP $2"; }

@@ -17,8 +17,8 @@ pass "nvme0 with queues nvme0q0 (irq $q0) and nvme0q1 (irq $q1) present"
 
 # Fill the test area with fio's verify pattern; this also wakes the queue's
 # irq thread, which applies its affinity when it runs.
-fio --name=fill --filename=$dev --rw=write --bs=64k --size=64M \
-	--ioengine=libaio --direct=1 --iodepth=8 --verify=crc32c --do_verify=0 \
+fio --name=fill --filename=$dev --rw=write --bs=4k --size=64M \
+	--ioengine=libaio --direct=1 --iodepth=32 --verify=crc32c --do_verify=0 \
 	>/tmp/fill.log 2>&1
 check "fio wrote the verify pattern (64 MiB)" [ $? -eq 0 ]
 
