@@ -6,6 +6,7 @@
 #                a checkout)
 #   checkpatch   scripts/checkpatch.pl --strict of the base, nothing ignored
 #   format       subject, sign-off, tags and wrapping (ci/series-format.py)
+#   maintainers  get_maintainer.pl finds maintainers, new files are covered
 #
 # Every cell counts as one result in build/results/check.counts.
 set -uo pipefail
@@ -32,10 +33,11 @@ done
 for p in "${files[@]}"; do
 	b=$(basename "$p")
 	"$TOP/ci/checkpatch.sh" "$p" >"$logdir/$b.checkpatch" 2>&1 && res[$b,checkpatch]=ok || res[$b,checkpatch]=FAIL
+	"$TOP/ci/maintainers.sh" "$p" >"$logdir/$b.maintainers" 2>&1 && res[$b,maintainers]=ok || res[$b,maintainers]=FAIL
 	grep -q "^ok     $b" "$logdir/series.format" && res[$b,format]=ok || res[$b,format]=FAIL
 done
 
-checks=(apply checkpatch format)
+checks=(apply checkpatch format maintainers)
 pass=0 fail=0 skip=0
 printf '%-62s' patch; printf ' %-10s' "${checks[@]}"; echo
 for p in "${files[@]}"; do
@@ -56,6 +58,7 @@ for p in "${files[@]}"; do
 		case $c in
 		apply) cat "$logdir/$b.apply" ;;
 		checkpatch) cat "$logdir/$b.checkpatch" ;;
+		maintainers) cat "$logdir/$b.maintainers" ;;
 		format) sed -n "/^FAIL   $b/,/^[a-zA-Z]/p" "$logdir/series.format" ;;
 		esac
 	done

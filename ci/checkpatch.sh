@@ -1,15 +1,20 @@
 #!/bin/bash
 # scripts/checkpatch.pl --strict on every patch of the series (or on the
 # patch files given as arguments), with the base tree's checkpatch.
-# No type is ignored: a patch passes only with 0 errors, 0 warnings, 0 checks.
+# A patch passes only with 0 errors, 0 warnings, 0 checks.  One type is
+# ignored: FILE_PATH_CHANGES ("does MAINTAINERS need updating?") fires for
+# every new file, covered or not; ci/maintainers.sh checks instead that
+# get_maintainer.pl finds a maintainer for every file a patch touches.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
+# Debian's python3 (with python3-ply for spdxcheck.py), not a pyenv one.
+export PATH=/usr/bin:$PATH
 [ -x "$KTREE/scripts/checkpatch.pl" ] || die "no checkpatch.pl in $KTREE: run 'make tree'"
 if [ $# -gt 0 ]; then files=("$@"); else mapfile -t files < <(series_files); fi
 bad=0
 for p in "${files[@]}"; do
-	out=$(cd "$KTREE" && ./scripts/checkpatch.pl --strict --no-summary --color=never "$p" 2>&1)
+	out=$(cd "$KTREE" && ./scripts/checkpatch.pl --strict --ignore FILE_PATH_CHANGES --no-summary --color=never "$p" 2>&1)
 	if [ $? = 0 ]; then
 		echo "ok     $(basename "$p")"
 	else

@@ -34,6 +34,23 @@ echo "nobody:x:65534:65534:nobody:/:/bin/sh" >>"$root/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
 
 cp -r "$TOP"/selftests/. "$root/selftests/"
+
+# The series' kselftests, built statically from the kernel tree.
+KSFT_TARGETS=${KSFT_TARGETS:-irq}
+for t in $KSFT_TARGETS; do
+	src=$KTREE/tools/testing/selftests/$t
+	if [ ! -d "$src" ]; then
+		note "kselftest $t: not in $KTREE (series not applied?), left out"
+		continue
+	fi
+	out=$BUILD/kselftest/$t
+	mkdir -p "$out"
+	make -s -C "$src" OUTPUT="$out" LDFLAGS=-static >"$out.log" 2>&1 ||
+		{ cat "$out.log" >&2; die "building kselftest $t failed"; }
+	mkdir -p "$root/kselftests/$t"
+	find "$out" -maxdepth 1 -type f -executable -exec cp {} "$root/kselftests/$t/" \;
+	[ -f "$src/settings" ] && cp "$src/settings" "$root/kselftests/$t/"
+done
 install -m 755 "$TOP/selftests/guest/init" "$root/init"
 
 mkdir -p "$(dirname "$OUT")"

@@ -49,7 +49,7 @@ run_qemu() {
 		-smp "$SMP" -m "$MEM" -display none -monitor none -no-reboot
 		-serial "file:$dir/console.log" -serial "file:$dir/tap.log"
 		-kernel "$KERNEL" -initrd "$INITRD"
-		-append "console=ttyS0 panic=-1 irqtest.scenario=$scenario $KARGS"
+		-append "console=ttyS0 panic=-1 irqtest.scenario=$scenario kunit.enable=$KUNIT $KARGS"
 		-drive "file=$dir/nvme.img,if=none,id=nvm,format=raw"
 		-device "nvme,serial=irqtest0,drive=nvm,max_ioqpairs=$NVME_QUEUES"
 		-netdev "user,id=n0,restrict=on$NETDEV_EXTRA" -device e1000e,netdev=n0,romfile=
@@ -73,7 +73,7 @@ run_qemu() {
 }
 
 for scenario in "$@"; do
-	SMP=4 MEM=2G NVME_QUEUES=4 NVME_SIZE=256M KARGS= TIMEOUT=600 QEMU_EXTRA= NETDEV_EXTRA=
+	SMP=4 MEM=2G NVME_QUEUES=4 NVME_SIZE=256M KARGS= TIMEOUT=600 QEMU_EXTRA= NETDEV_EXTRA= KUNIT=0
 	. "$TOP/selftests/$scenario/vm.conf"
 	dir=$LOGDIR/$scenario
 	rm -rf "$dir"; mkdir -p "$dir"
@@ -112,6 +112,20 @@ for scenario in "$@"; do
 	[ $((p + s + f)) -gt 0 ] || host_fail+=("no test ran")
 	splats=$(grep -aE "$SPLAT" "$dir/console.log" | head -20)
 	[ -z "$splats" ] || host_fail+=("kernel splat in the console log")
+
+	# KUnit runs at boot and prints KTAP on the console: its test cases
+	# (the indented result lines) count as results of this boot.
+	if [ "$KUNIT" = 1 ]; then
+		sed -e 's/\r$//' -e 's/^\[[ 0-9.]*\] //' "$dir/console.log" |
+			grep -E '^ {4,}(not )?ok [0-9]+ ' >"$dir/kunit.txt"
+		kp=$(grep -E '^ +ok ' "$dir/kunit.txt" | grep -vc '# SKIP')
+		ks=$(grep -cE '^ +ok .*# SKIP' "$dir/kunit.txt")
+		kf=$(grep -cE '^ +not ok ' "$dir/kunit.txt")
+		echo "  KUnit ($((kp + ks + kf)) cases):"
+		sed 's/^ */    /' "$dir/kunit.txt"
+		p=$((p + kp)) s=$((s + ks)) f=$((f + kf))
+		[ $((kp + ks + kf)) -gt 0 ] || { f=$((f + 1)); echo "  not ok host: $scenario: no KUnit results on the console"; }
+	fi
 
 	if [ ${#host_fail[@]} = 0 ]; then p=$((p + 1)); echo "  ok host: $scenario booted, tests finished, no splat"
 	else

@@ -44,3 +44,32 @@ cpus_allowed() { awk '/^Cpus_allowed_list:/ { print $2 }' "/proc/$1/status"; }
 last_cpu() { awk '{ print $39 }' "/proc/$1/stat"; }
 # is_one_cpu LIST: true when a cpulist names exactly one CPU.
 is_one_cpu() { case "$1" in '' | *[!0-9]*) return 1 ;; esac; }
+
+# run_kselftest DIR/PROG: runs a kselftest binary from /kselftests and
+# reports each of its results as one of ours ("DIR/PROG: name").  A skipped
+# program is one skipped result; a program with no result line fails.
+run_kselftest() {
+	bin=/kselftests/$1
+	if [ ! -x "$bin" ]; then
+		fail "$1: built into the initramfs"
+		return
+	fi
+	(cd "$(dirname "$bin")" && "./$(basename "$bin")") >/tmp/ksft.out 2>&1
+	rc=$?
+	diag "$(sed 's/^/  /' /tmp/ksft.out)"
+	n=0
+	while IFS= read -r line; do
+		case "$line" in
+		"ok "*"# SKIP"*)
+			skip "$1: $(echo "$line" | sed 's/^ok [0-9]* //; s/ *# SKIP.*//')" \
+				"$(echo "$line" | sed 's/.*# SKIP *//')"
+			n=$((n + 1)) ;;
+		"ok "*) pass "$1: $(echo "$line" | sed 's/^ok [0-9]* //')"; n=$((n + 1)) ;;
+		"not ok "*) fail "$1: $(echo "$line" | sed 's/^not ok [0-9]* //')"; n=$((n + 1)) ;;
+		esac
+	done </tmp/ksft.out
+	if [ $n = 0 ]; then
+		if [ $rc = 4 ]; then skip "$1" "$(grep -m1 SKIP /tmp/ksft.out)"
+		else fail "$1: exit $rc without results"; fi
+	fi
+}
