@@ -20,13 +20,14 @@ PROJECT_EMAIL ?= threadable-irq@example.org
 # ccache outside the build dir, so a fresh clone on the same machine reuses it.
 CCACHE_DIR ?= $(HOME)/.cache/irq-series-ccache
 ACCEL ?= auto
-SCENARIOS ?= $(patsubst selftests/%/vm.conf,%,$(wildcard selftests/*/vm.conf))
+# Every VM scenario except the benchmarks (BENCH=1 in vm.conf).
+SCENARIOS ?= $(patsubst selftests/%/vm.conf,%,$(shell grep -L '^BENCH=1' selftests/*/vm.conf))
 DEMO_SCENARIO ?= nvme-irq-affinity
 
 export BUILD KERNEL_SRC KOUT PROJECT_NAME PROJECT_EMAIL CCACHE_DIR ACCEL
 
 .PHONY: all demo deps tree export kernel initramfs vmtest check test \
-	vmtest-base clean distclean help
+	bench vmtest-base clean distclean help
 
 all: demo
 
@@ -58,6 +59,10 @@ demo: kernel initramfs
 vmtest: kernel initramfs
 	@rm -f $(BUILD)/results/vmtest.counts
 	ci/vm.sh $(SCENARIOS)
+
+# Benchmarks: tables, not tests (build/bench/*.csv).
+bench: kernel initramfs
+	ci/bench.sh
 
 check: tree
 	@rm -f $(BUILD)/results/check.counts
