@@ -26,7 +26,7 @@ DEMO_SCENARIO ?= nvme-irq-affinity
 
 export BUILD KERNEL_SRC KOUT PROJECT_NAME PROJECT_EMAIL CCACHE_DIR ACCEL
 
-.PHONY: all demo deps tree export kernel initramfs vmtest check test \
+.PHONY: all demo deps tree export config kernel initramfs vmtest check test \
 	bench vmtest-base clean distclean help
 
 all: demo
@@ -44,6 +44,9 @@ tree: deps
 # Patches are edited as commits in the tree; this writes patches/ and series.
 export:
 	ci/export.sh
+
+config: tree
+	CONFIG_ONLY=1 ci/kernel.sh
 
 kernel: tree
 	ci/kernel.sh
@@ -64,7 +67,7 @@ vmtest: kernel initramfs
 bench: kernel initramfs
 	ci/bench.sh
 
-check: tree
+check: config
 	@rm -f $(BUILD)/results/check.counts
 	ci/check.sh
 

@@ -7,6 +7,10 @@
 #   checkpatch   scripts/checkpatch.pl --strict of the base, nothing ignored
 #   format       subject, sign-off, tags and wrapping (ci/series-format.py)
 #   maintainers  get_maintainer.pl finds maintainers, new files are covered
+#   build        what the patch touches builds with W=1 C=1 (sparse) and
+#                has no warning the patch before it did not have
+#                (ci/patch-build.sh; needs 'make kernel' for the .config;
+#                NO_PATCH_BUILD=1 leaves it out and says so)
 #
 # Every cell counts as one result in build/results/check.counts.
 set -uo pipefail
@@ -37,7 +41,19 @@ for p in "${files[@]}"; do
 	grep -q "^ok     $b" "$logdir/series.format" && res[$b,format]=ok || res[$b,format]=FAIL
 done
 
-checks=(apply checkpatch format maintainers)
+checks=(apply checkpatch format maintainers build)
+if [ "${NO_PATCH_BUILD:-0}" = 1 ]; then
+	note "NO_PATCH_BUILD=1: per-patch builds left out (counted as skipped)"
+	for p in "${files[@]}"; do res[$(basename "$p"),build]=skip; done
+else
+	"$TOP/ci/patch-build.sh" >"$logdir/patch-build.log" 2>&1
+	i=0
+	for p in "${files[@]}"; do
+		i=$((i + 1))
+		r=$(awk -v n=$i '$1 == n { print $2 }' "$BUILD/check/patch-build.result")
+		res[$(basename "$p"),build]=${r:-FAIL}
+	done
+fi
 pass=0 fail=0 skip=0
 printf '%-62s' patch; printf ' %-10s' "${checks[@]}"; echo
 for p in "${files[@]}"; do
@@ -59,6 +75,7 @@ for p in "${files[@]}"; do
 		apply) cat "$logdir/$b.apply" ;;
 		checkpatch) cat "$logdir/$b.checkpatch" ;;
 		maintainers) cat "$logdir/$b.maintainers" ;;
+		build) cat "$logdir/patch-build.log" ;;
 		format) sed -n "/^FAIL   $b/,/^[a-zA-Z]/p" "$logdir/series.format" ;;
 		esac
 	done

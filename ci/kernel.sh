@@ -45,6 +45,7 @@ if [ $bad != 0 ]; then
 	note "ALLOW_MISSING_SYMBOLS=1: building without the symbols above"
 fi
 
+[ "${CONFIG_ONLY:-0}" = 1 ] && { note "config: $KOUT/.config"; exit 0; }
 note "building bzImage in $KOUT (-j$JOBS${CCACHE:+, ccache})"
 "${KMAKE[@]}" ${W:+W=$W} ${C:+C=$C} bzImage
 ls -l "$KOUT/arch/x86/boot/bzImage"

@@ -6,9 +6,10 @@
 [ -f "$TAP_COUNTER" ] || echo 0 >"$TAP_COUNTER"
 
 _tap() {
-	n=$(($(cat "$TAP_COUNTER") + 1))
-	echo "$n" >"$TAP_COUNTER"
-	echo "$1 $n $2" >&"$TAP_FD"
+	read -r _tap_n <"$TAP_COUNTER"
+	_tap_n=$((_tap_n + 1))
+	echo "$_tap_n" >"$TAP_COUNTER"
+	echo "$1 $_tap_n $2" >&"$TAP_FD"
 }
 diag() { printf '%s\n' "$*" | sed 's/^/# /' >&"$TAP_FD"; }
 pass() { _tap ok "$1"; }
@@ -57,18 +58,18 @@ run_kselftest() {
 	(cd "$(dirname "$bin")" && "./$(basename "$bin")") >/tmp/ksft.out 2>&1
 	rc=$?
 	diag "$(sed 's/^/  /' /tmp/ksft.out)"
-	n=0
+	_ksft_n=0
 	while IFS= read -r line; do
 		case "$line" in
 		"ok "*"# SKIP"*)
 			skip "$1: $(echo "$line" | sed 's/^ok [0-9]* //; s/ *# SKIP.*//')" \
 				"$(echo "$line" | sed 's/.*# SKIP *//')"
-			n=$((n + 1)) ;;
-		"ok "*) pass "$1: $(echo "$line" | sed 's/^ok [0-9]* //')"; n=$((n + 1)) ;;
-		"not ok "*) fail "$1: $(echo "$line" | sed 's/^not ok [0-9]* //')"; n=$((n + 1)) ;;
+			_ksft_n=$((_ksft_n + 1)) ;;
+		"ok "*) pass "$1: $(echo "$line" | sed 's/^ok [0-9]* //')"; _ksft_n=$((_ksft_n + 1)) ;;
+		"not ok "*) fail "$1: $(echo "$line" | sed 's/^not ok [0-9]* //')"; _ksft_n=$((_ksft_n + 1)) ;;
 		esac
 	done </tmp/ksft.out
-	if [ $n = 0 ]; then
+	if [ $_ksft_n = 0 ]; then
 		if [ $rc = 4 ]; then skip "$1" "$(grep -m1 SKIP /tmp/ksft.out)"
 		else fail "$1: exit $rc without results"; fi
 	fi

@@ -53,7 +53,7 @@ expect_eq "nvme0q0 thread (no flag) stays on the effective CPU" \
 sampler=$!
 fio --name=verify --filename=$dev --rw=randread --bs=4k --size=64M \
 	--ioengine=libaio --direct=1 --iodepth=16 --numjobs="$ncpu" \
-	--verify=crc32c --verify_fatal=1 --runtime=10 --time_based \
+	--verify=crc32c --verify_fatal=1 --loops=1000 --runtime=10 \
 	--group_reporting >/tmp/verify.log 2>&1
 rc=$?
 kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null
@@ -62,5 +62,5 @@ check "fio 4k randread --verify=crc32c, $ncpu jobs, 10 s: exit 0" [ $rc -eq 0 ]
 errs=$(sed -n 's/.*err= *\([0-9]*\).*/\1/p' /tmp/verify.log | sort -u | tr '\n' ' ')
 expect_eq "fio reported no I/O or verify errors" "$errs" "0 "
 diag "nvme0q1 thread ran on CPUs: $(sort -un /tmp/t1cpus | tr '\n' ' ')"
-n=$(dmesg | grep -cE 'nvme.*(timeout|reset|I/O error|abort)')
-expect_eq "no nvme timeouts, resets or I/O errors in the kernel log" "$n" 0
+nerr=$(dmesg | grep -cE 'nvme.*(timeout|reset|I/O error|abort)')
+expect_eq "no nvme timeouts, resets or I/O errors in the kernel log" "$nerr" 0
