@@ -27,7 +27,7 @@ DEMO_SCENARIO ?= nvme-irq-affinity
 export BUILD KERNEL_SRC KOUT PROJECT_NAME PROJECT_EMAIL CCACHE_DIR ACCEL
 
 .PHONY: all demo deps tree export config kernel initramfs vmtest check test \
-	bench vmtest-base clean distclean help
+	bench send vmtest-base clean distclean help
 
 all: demo
 
@@ -63,13 +63,17 @@ vmtest: kernel initramfs
 	@rm -f $(BUILD)/results/vmtest.counts
 	ci/vm.sh $(SCENARIOS)
 
+# The mail set in build/mail, with a dry run; SEND=1 really sends.
+send: tree
+	ci/send.sh
+
 # Benchmarks: tables, not tests (build/bench/*.csv).
 bench: kernel initramfs
 	ci/bench.sh
 
 check: config
-	@rm -f $(BUILD)/results/check.counts
-	ci/check.sh
+	@rm -f $(BUILD)/results/check.counts $(BUILD)/results/check-selftest.counts
+	@rc=0; ci/check.sh || rc=1; ci/test-checks.sh || rc=1; exit $$rc
 
 # Everything CI runs.  Each stage records its counts; the last line adds
 # them up.  A failing stage does not hide the others' results.

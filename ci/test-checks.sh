@@ -1,0 +1,72 @@
+#!/bin/bash
+# Tests of the checks themselves: a deliberately broken patch must make the
+# right check fail, and the good series must pass it.  Nothing here touches
+# patches/, series or the main kernel tree's branch.
+#
+#   bad subject (no prefix)       -> ci/series-format.py fails
+#   missing Signed-off-by         -> ci/series-format.py fails
+#   trailing whitespace, >100 col -> ci/checkpatch.sh fails
+#   a new W=1 warning             -> ci/patch-build.sh fails on that patch
+#                                    (SKIP_BUILD_CHECK=1 leaves it out)
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"; git -C "$KTREE" worktree remove --force "$BUILD/linux-bad" 2>/dev/null; git -C "$KTREE" branch -D irq-series-bad >/dev/null 2>&1' EXIT
+pass=0 fail=0 skip=0
+result() { # result OK|FAIL DESCRIPTION
+	if [ "$1" = OK ]; then echo "ok     $2"; pass=$((pass + 1))
+	else echo "FAIL   $2"; fail=$((fail + 1)); fi
+}
+expect_fail() { # expect_fail DESCRIPTION COMMAND...
+	local d=$1; shift
+	if "$@" >"$tmp/out" 2>&1; then result FAIL "$d (the check passed)"; sed 's/^/    /' "$tmp/out" | tail -5
+	else result OK "$d"; fi
+}
+expect_pass() {
+	local d=$1; shift
+	if "$@" >"$tmp/out" 2>&1; then result OK "$d"
+	else result FAIL "$d"; sed 's/^/    /' "$tmp/out" | tail -10; fi
+}
+
+mapfile -t files < <(series_files)
+good=${files[0]}
+
+expect_pass "series-format passes the series" "$TOP/ci/series-format.py" "${files[@]}"
+sed 's/^Subject: \[PATCH\] genirq: /Subject: [PATCH] /' "$good" >"$tmp/0001-bad-subject.patch"
+expect_fail "series-format fails a subject without subsystem prefix" "$TOP/ci/series-format.py" "$tmp/0001-bad-subject.patch"
+sed 's/^Subject: \[PATCH\] genirq: Add /Subject: [PATCH] genirq: Added /' "$good" >"$tmp/0001-not-imperative.patch"
+expect_fail "series-format fails a subject not in imperative mood" "$TOP/ci/series-format.py" "$tmp/0001-not-imperative.patch"
+grep -v '^Signed-off-by: ' "$good" >"$tmp/0001-no-sob.patch"
+expect_fail "series-format fails a patch without Signed-off-by" "$TOP/ci/series-format.py" "$tmp/0001-no-sob.patch"
+sed '0,/^Signed-off-by: /s//Reviewed-by: Some Maintainer <maint@example.org>\nSigned-off-by: /' "$good" >"$tmp/0001-tag.patch"
+expect_fail "series-format fails a tag in someone else's name" "$TOP/ci/series-format.py" "$tmp/0001-tag.patch"
+
+expect_pass "checkpatch passes the first patch" "$TOP/ci/checkpatch.sh" "$good"
+# Add trailing whitespace to the first added code line of the patch.
+awk 'done == 0 && /^\+[^+]/ && /;$/ { print $0 "   "; done = 1; next } { print }' "$good" >"$tmp/0001-ws.patch"
+expect_fail "checkpatch fails a patch that adds trailing whitespace" "$TOP/ci/checkpatch.sh" "$tmp/0001-ws.patch"
+
+if [ "${SKIP_BUILD_CHECK:-0}" = 1 ]; then
+	echo "skip   patch-build fails a patch that adds a W=1 warning (SKIP_BUILD_CHECK=1)"
+	skip=$((skip + 1))
+elif [ ! -f "$KOUT/.config" ]; then
+	echo "skip   patch-build fails a patch that adds a W=1 warning (no $KOUT/.config)"
+	skip=$((skip + 1))
+else
+	# One more commit on a scratch branch: an unused static function.
+	git -C "$KTREE" worktree prune
+	git -C "$KTREE" worktree add -q -b irq-series-bad "$BUILD/linux-bad" HEAD
+	printf '\nstatic int irq_series_unused_demo(void)\n{\n\treturn 0;\n}\n' >>"$BUILD/linux-bad/kernel/irq/proc.c"
+	KTREE=$BUILD/linux-bad kgit commit -q -a -s -m "genirq: Add a warning on purpose" -m "Test of ci/patch-build.sh."
+	n=$(git -C "$BUILD/linux-bad" rev-list --count refs/irq-series/base..HEAD)
+	expect_fail "patch-build fails a patch that adds a W=1 warning" \
+		env KTREE="$BUILD/linux-bad" "$TOP/ci/patch-build.sh" "$n"
+	grep -q "irq_series_unused_demo" "$tmp/out" && result OK "patch-build names the new warning" ||
+		result FAIL "patch-build names the new warning"
+fi
+
+mkdir -p "$BUILD/results"
+echo "$pass $fail $skip" >"$BUILD/results/check-selftest.counts"
+echo "checks of the checks: $pass passed, $fail failed, $skip skipped"
+[ $fail = 0 ]
