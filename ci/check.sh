@@ -7,6 +7,9 @@
 #   checkpatch   scripts/checkpatch.pl --strict of the base, nothing ignored
 #   format       subject, sign-off, tags and wrapping (ci/series-format.py)
 #   maintainers  get_maintainer.pl finds maintainers, new files are covered
+#   kernel-doc   scripts/kernel-doc -none -Wall adds no warning (ci/kerneldoc.sh)
+#   hygiene      new kselftests are in Makefile, .gitignore, TARGETS;
+#                config sorted, settings present (ci/selftest-hygiene.sh)
 #   build        what the patch touches builds with W=1 C=1 (sparse) and
 #                has no warning the patch before it did not have
 #                (ci/patch-build.sh; needs 'make kernel' for the .config;
@@ -41,7 +44,17 @@ for p in "${files[@]}"; do
 	grep -q "^ok     $b" "$logdir/series.format" && res[$b,format]=ok || res[$b,format]=FAIL
 done
 
-checks=(apply checkpatch format maintainers build)
+checks=(apply checkpatch format maintainers kernel-doc hygiene build)
+"$TOP/ci/kerneldoc.sh" >"$logdir/kerneldoc.log" 2>&1
+"$TOP/ci/selftest-hygiene.sh" >"$logdir/hygiene.log" 2>&1
+i=0
+for p in "${files[@]}"; do
+	i=$((i + 1))
+	r=$(awk -v n=$i '$1 == n { print $2 }' "$BUILD/check/kerneldoc.result")
+	res[$(basename "$p"),kernel-doc]=${r:-FAIL}
+	r=$(awk -v n=$i '$1 == n { print $2 }' "$BUILD/check/selftest-hygiene.result")
+	res[$(basename "$p"),hygiene]=${r:-FAIL}
+done
 if [ "${NO_PATCH_BUILD:-0}" = 1 ]; then
 	note "NO_PATCH_BUILD=1: per-patch builds left out (counted as skipped)"
 	for p in "${files[@]}"; do res[$(basename "$p"),build]=skip; done
@@ -55,13 +68,13 @@ else
 	done
 fi
 pass=0 fail=0 skip=0
-printf '%-62s' patch; printf ' %-10s' "${checks[@]}"; echo
+printf '%-48s' patch; printf ' %-11s' "${checks[@]}"; echo
 for p in "${files[@]}"; do
 	b=$(basename "$p")
-	printf '%-62s' "${b:0:62}"
+	printf '%-48s' "${b:0:48}"
 	for c in "${checks[@]}"; do
 		r=${res[$b,$c]}
-		printf ' %-10s' "$r"
+		printf ' %-11s' "$r"
 		case $r in ok) pass=$((pass + 1)) ;; skip) skip=$((skip + 1)) ;; *) fail=$((fail + 1)) ;; esac
 	done
 	echo
@@ -76,6 +89,8 @@ for p in "${files[@]}"; do
 		checkpatch) cat "$logdir/$b.checkpatch" ;;
 		maintainers) cat "$logdir/$b.maintainers" ;;
 		build) cat "$logdir/patch-build.log" ;;
+		kernel-doc) cat "$logdir/kerneldoc.log" ;;
+		hygiene) cat "$logdir/hygiene.log" ;;
 		format) sed -n "/^FAIL   $b/,/^[a-zA-Z]/p" "$logdir/series.format" ;;
 		esac
 	done

@@ -6,6 +6,8 @@
 #   bad subject (no prefix)       -> ci/series-format.py fails
 #   missing Signed-off-by         -> ci/series-format.py fails
 #   trailing whitespace, >100 col -> ci/checkpatch.sh fails
+#   an undescribed parameter      -> ci/kerneldoc.sh fails
+#   a test not in Makefile/.gitignore -> ci/selftest-hygiene.sh fails
 #   a new W=1 warning             -> ci/patch-build.sh fails on that patch
 #                                    (SKIP_BUILD_CHECK=1 leaves it out)
 set -uo pipefail
@@ -47,6 +49,27 @@ expect_pass "checkpatch passes the first patch" "$TOP/ci/checkpatch.sh" "$good"
 awk 'done == 0 && /^\+[^+]/ && /;$/ { print $0 "   "; done = 1; next } { print }' "$good" >"$tmp/0001-ws.patch"
 expect_fail "checkpatch fails a patch that adds trailing whitespace" "$TOP/ci/checkpatch.sh" "$tmp/0001-ws.patch"
 
+# Scratch branch: the series plus broken patches, in a worktree of its own.
+git -C "$KTREE" worktree prune
+git -C "$KTREE" worktree add -q -b irq-series-bad "$BUILD/linux-bad" HEAD
+bad=$BUILD/linux-bad
+n=$(git -C "$bad" rev-list --count refs/irq-series/base..HEAD)
+
+expect_pass "kernel-doc passes the series" env KTREE="$bad" "$TOP/ci/kerneldoc.sh"
+printf '\n/**\n * irq_series_doc_demo - Not documented right\n * @a: the first\n */\nint irq_series_doc_demo(int a, int b);\n' \
+	>>"$bad/kernel/irq/internals.h"
+KTREE=$bad kgit commit -q -a -s -m "genirq: Add a kernel-doc warning on purpose" -m "Test of ci/kerneldoc.sh."
+expect_fail "kernel-doc fails a patch that adds an undescribed parameter" \
+	env KTREE="$bad" "$TOP/ci/kerneldoc.sh" $((n + 1))
+
+expect_pass "selftest hygiene passes the series" env KTREE="$bad" "$TOP/ci/selftest-hygiene.sh" $(seq 1 "$n")
+printf 'int main(void)\n{\n\treturn 0;\n}\n' >"$bad/tools/testing/selftests/irq/extra_test.c"
+git -C "$bad" add tools/testing/selftests/irq/extra_test.c
+KTREE=$bad kgit commit -q -s -m "selftests/irq: Add a test nobody builds" -m "Test of ci/selftest-hygiene.sh."
+expect_fail "selftest hygiene fails a test missing from Makefile and .gitignore" \
+	env KTREE="$bad" "$TOP/ci/selftest-hygiene.sh" $((n + 2))
+git -C "$bad" reset -q --hard HEAD~2
+
 if [ "${SKIP_BUILD_CHECK:-0}" = 1 ]; then
 	echo "skip   patch-build fails a patch that adds a W=1 warning (SKIP_BUILD_CHECK=1)"
 	skip=$((skip + 1))
@@ -54,14 +77,11 @@ elif [ ! -f "$KOUT/.config" ]; then
 	echo "skip   patch-build fails a patch that adds a W=1 warning (no $KOUT/.config)"
 	skip=$((skip + 1))
 else
-	# One more commit on a scratch branch: an unused static function.
-	git -C "$KTREE" worktree prune
-	git -C "$KTREE" worktree add -q -b irq-series-bad "$BUILD/linux-bad" HEAD
+	# One more commit on the scratch branch: an unused static function.
 	printf '\nstatic int irq_series_unused_demo(void)\n{\n\treturn 0;\n}\n' >>"$BUILD/linux-bad/kernel/irq/proc.c"
 	KTREE=$BUILD/linux-bad kgit commit -q -a -s -m "genirq: Add a warning on purpose" -m "Test of ci/patch-build.sh."
-	n=$(git -C "$BUILD/linux-bad" rev-list --count refs/irq-series/base..HEAD)
 	expect_fail "patch-build fails a patch that adds a W=1 warning" \
-		env KTREE="$BUILD/linux-bad" "$TOP/ci/patch-build.sh" "$n"
+		env KTREE="$BUILD/linux-bad" "$TOP/ci/patch-build.sh" $((n + 1))
 	grep -q "irq_series_unused_demo" "$tmp/out" && result OK "patch-build names the new warning" ||
 		result FAIL "patch-build names the new warning"
 fi

@@ -49,7 +49,7 @@ run_qemu() {
 		-smp "$SMP" -m "$MEM" -display none -monitor none -no-reboot
 		-serial "file:$dir/console.log" -serial "file:$dir/tap.log"
 		-kernel "$KERNEL" -initrd "$INITRD"
-		-append "console=ttyS0 panic=-1 irqtest.scenario=$scenario kunit.enable=$KUNIT $KARGS"
+		-append "console=ttyS0 panic=-1 irqtest.scenario=${SCRIPTS:-$scenario} kunit.enable=$KUNIT $KARGS"
 		-drive "file=$dir/nvme.img,if=none,id=nvm,format=raw"
 		-device "nvme,serial=irqtest0,drive=nvm,max_ioqpairs=$NVME_QUEUES"
 		-netdev "user,id=n0,restrict=on$NETDEV_EXTRA" -device e1000e,netdev=n0,romfile=
@@ -73,7 +73,7 @@ run_qemu() {
 }
 
 for scenario in "$@"; do
-	SMP=4 MEM=2G NVME_QUEUES=4 NVME_SIZE=256M KARGS= TIMEOUT=600 QEMU_EXTRA= NETDEV_EXTRA= KUNIT=0 BENCH=0
+	SMP=4 MEM=2G NVME_QUEUES=4 NVME_SIZE=256M KARGS= TIMEOUT=600 QEMU_EXTRA= NETDEV_EXTRA= KUNIT=0 BENCH=0 SCRIPTS=
 	. "$TOP/selftests/$scenario/vm.conf"
 	dir=$LOGDIR/$scenario
 	rm -rf "$dir"; mkdir -p "$dir"
