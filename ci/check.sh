@@ -8,12 +8,18 @@
 #   format       subject, sign-off, tags and wrapping (ci/series-format.py)
 #   maintainers  get_maintainer.pl finds maintainers, new files are covered
 #   kernel-doc   scripts/kernel-doc -none -Wall adds no warning (ci/kerneldoc.sh)
+#   cocci        no new Coccinelle report (scripts/coccinelle, report mode)
+#                in the files the patch touches (ci/cocci.sh; NO_COCCI=1
+#                leaves it out and says so)
 #   hygiene      new kselftests are in Makefile, .gitignore, TARGETS;
 #                config sorted, settings present (ci/selftest-hygiene.sh)
 #   build        what the patch touches builds with W=1 C=1 (sparse) and
 #                has no warning the patch before it did not have
 #                (ci/patch-build.sh; needs 'make kernel' for the .config;
 #                NO_PATCH_BUILD=1 leaves it out and says so)
+# and once for the series:
+#   MAINTAINERS.snippet  canonical, equal to the patched MAINTAINERS entry,
+#                get_maintainer.pl agrees (ci/maintainers-snippet.sh)
 #
 # Every cell counts as one result in build/results/check.counts.
 set -uo pipefail
@@ -44,7 +50,7 @@ for p in "${files[@]}"; do
 	grep -q "^ok     $b" "$logdir/series.format" && res[$b,format]=ok || res[$b,format]=FAIL
 done
 
-checks=(apply checkpatch format maintainers kernel-doc hygiene build)
+checks=(apply checkpatch format maintainers kernel-doc cocci hygiene build)
 "$TOP/ci/kerneldoc.sh" >"$logdir/kerneldoc.log" 2>&1
 "$TOP/ci/selftest-hygiene.sh" >"$logdir/hygiene.log" 2>&1
 i=0
@@ -55,6 +61,18 @@ for p in "${files[@]}"; do
 	r=$(awk -v n=$i '$1 == n { print $2 }' "$BUILD/check/selftest-hygiene.result")
 	res[$(basename "$p"),hygiene]=${r:-FAIL}
 done
+if [ "${NO_COCCI:-0}" = 1 ]; then
+	note "NO_COCCI=1: Coccinelle left out (counted as skipped)"
+	for p in "${files[@]}"; do res[$(basename "$p"),cocci]=skip; done
+else
+	"$TOP/ci/cocci.sh" >"$logdir/cocci.log" 2>&1
+	i=0
+	for p in "${files[@]}"; do
+		i=$((i + 1))
+		r=$(awk -v n=$i '$1 == n { print $2 }' "$BUILD/check/cocci.result" 2>/dev/null)
+		res[$(basename "$p"),cocci]=${r:-FAIL}
+	done
+fi
 if [ "${NO_PATCH_BUILD:-0}" = 1 ]; then
 	note "NO_PATCH_BUILD=1: per-patch builds left out (counted as skipped)"
 	for p in "${files[@]}"; do res[$(basename "$p"),build]=skip; done
@@ -90,11 +108,17 @@ for p in "${files[@]}"; do
 		maintainers) cat "$logdir/$b.maintainers" ;;
 		build) cat "$logdir/patch-build.log" ;;
 		kernel-doc) cat "$logdir/kerneldoc.log" ;;
+		cocci) cat "$logdir/cocci.log" ;;
 		hygiene) cat "$logdir/hygiene.log" ;;
 		format) sed -n "/^FAIL   $b/,/^[a-zA-Z]/p" "$logdir/series.format" ;;
 		esac
 	done
 done
+if "$TOP/ci/maintainers-snippet.sh" >"$logdir/maintainers-snippet.log" 2>&1; then
+	echo "MAINTAINERS.snippet: ok"; pass=$((pass + 1))
+else
+	echo "MAINTAINERS.snippet: FAIL"; cat "$logdir/maintainers-snippet.log"; fail=$((fail + 1))
+fi
 mkdir -p "$BUILD/results"
 echo "$pass $fail $skip" >"$BUILD/results/check.counts"
 echo "check: $pass passed, $fail failed, $skip skipped"

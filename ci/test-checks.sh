@@ -8,6 +8,8 @@
 #   trailing whitespace, >100 col -> ci/checkpatch.sh fails
 #   an undescribed parameter      -> ci/kerneldoc.sh fails
 #   a test not in Makefile/.gitignore -> ci/selftest-hygiene.sh fails
+#   a NULL check before kfree()   -> ci/cocci.sh fails that patch
+#   MAINTAINERS.snippet misordered -> ci/maintainers-snippet.sh fails
 #   a new W=1 warning             -> ci/patch-build.sh fails on that patch
 #                                    (SKIP_BUILD_CHECK=1 leaves it out)
 set -uo pipefail
@@ -49,6 +51,11 @@ expect_pass "checkpatch passes the first patch" "$TOP/ci/checkpatch.sh" "$good"
 awk 'done == 0 && /^\+[^+]/ && /;$/ { print $0 "   "; done = 1; next } { print }' "$good" >"$tmp/0001-ws.patch"
 expect_fail "checkpatch fails a patch that adds trailing whitespace" "$TOP/ci/checkpatch.sh" "$tmp/0001-ws.patch"
 
+expect_pass "maintainers-snippet passes MAINTAINERS.snippet" "$TOP/ci/maintainers-snippet.sh"
+# S: before L: is not the canonical order.
+awk '/^L:/ { l = $0; next } { print } /^S:/ { print l }' "$TOP/MAINTAINERS.snippet" >"$tmp/snippet"
+expect_fail "maintainers-snippet fails a misordered entry" "$TOP/ci/maintainers-snippet.sh" "$tmp/snippet"
+
 # Scratch branch: the series plus broken patches, in a worktree of its own.
 git -C "$KTREE" worktree prune
 git -C "$KTREE" worktree add -q -b irq-series-bad "$BUILD/linux-bad" HEAD
@@ -69,6 +76,20 @@ KTREE=$bad kgit commit -q -s -m "selftests/irq: Add a test nobody builds" -m "Te
 expect_fail "selftest hygiene fails a test missing from Makefile and .gitignore" \
 	env KTREE="$bad" "$TOP/ci/selftest-hygiene.sh" $((n + 2))
 git -C "$bad" reset -q --hard HEAD~2
+
+# Coccinelle, with the one script that must fire (the full set runs in
+# ci/check.sh): free/ifnullfree.cocci.
+expect_pass "cocci passes the series (ifnullfree)" \
+	env KTREE="$bad" COCCI_SCRIPTS=free/ifnullfree.cocci "$TOP/ci/cocci.sh"
+printf '\nvoid irq_series_free_demo(void *p);\nvoid irq_series_free_demo(void *p)\n{\n\tif (p)\n\t\tkfree(p);\n}\n' \
+	>>"$bad/kernel/irq/proc.c"
+KTREE=$bad kgit commit -q -a -s -m "genirq: Add a Coccinelle report on purpose" -m "Test of ci/cocci.sh."
+expect_fail "cocci fails a patch that adds a NULL check before kfree()" \
+	env KTREE="$bad" COCCI_SCRIPTS=free/ifnullfree.cocci "$TOP/ci/cocci.sh"
+grep -q "^FAIL   $((n + 1)) " "$tmp/out" && ! grep -q "^FAIL   [0-9]* " <(grep -v "^FAIL   $((n + 1)) " "$tmp/out") &&
+	result OK "cocci blames the patch that added the report, and only it" ||
+	result FAIL "cocci blames the patch that added the report, and only it"
+git -C "$bad" reset -q --hard HEAD~1
 
 if [ "${SKIP_BUILD_CHECK:-0}" = 1 ]; then
 	echo "skip   patch-build fails a patch that adds a W=1 warning (SKIP_BUILD_CHECK=1)"
