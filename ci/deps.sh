@@ -5,7 +5,7 @@ set -euo pipefail
 
 PKGS=(linux-source-6.12 build-essential gcc make git perl python3 xz-utils
 	flex bison bc libelf-dev libssl-dev cpio rsync ccache kmod
-	qemu-system-x86 busybox-static fio sparse coccinelle b4 python3-ply git-email)
+	qemu-system-x86 busybox-static fio sparse coccinelle b4 python3-ply git-email gnuplot-nox)
 missing=()
 for p in "${PKGS[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")

@@ -1,0 +1,58 @@
+#!/bin/sh
+# Swamp layout: 4 vCPUs write and verify through one NVMe I/O queue while
+# a busy loop (the victim) is pinned to the CPU its interrupt is delivered
+# to.  Once in hard irq mode and once threaded (IRQF_IRQ_AFFINITY), both
+# switched at run time.
+. /selftests/guest/lib.sh
+. /selftests/guest/nvme.sh
+
+SIZE=${SWAMP_SIZE:-4M}
+ctrl=$(nvme_ctrl irqtest0)
+q=$(nvme_ioqs "$ctrl")
+if [ -z "$ctrl" ] || [ "$(echo "$q" | wc -w)" != 1 ]; then
+	fail "one nvme controller with exactly one I/O queue (got '$ctrl': '$q')"
+	exit 0
+fi
+pass "$ctrl has one I/O queue ($q) for $(grep -c ^processor /proc/cpuinfo) CPUs"
+irq=$(irq_of "$q")
+vcpu=$(cat "/proc/irq/$irq/effective_affinity_list")
+mask=$(cat "/proc/irq/$irq/smp_affinity_list")
+ncpu=$(grep -c ^processor /proc/cpuinfo)
+diag "$q: irq $irq, affinity $mask, delivered to CPU $vcpu"
+
+for mode in 0 1; do
+	name=hard; [ $mode = 1 ] && name=threaded
+	check "$name: $q switched to mode $mode" nvme_set_mode "$ctrl" $mode
+	pid=
+	if [ $mode = 1 ]; then
+		pid=$(irq_thread_pid "$irq" "$q")
+		expect_eq "$name: irq thread may run on the whole mask" "$(cpus_allowed "$pid")" "$mask"
+		s0=$(awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$pid/status")
+	fi
+	victim_start "$vcpu"
+	i0=$(nvme_irqs "$ctrl") v0=$(victim_ticks) t0=$(uptime_ticks)
+	# One region per job; each job writes its region in random order, then
+	# reads it back and checks every block.
+	fio --name=swamp --filename="/dev/${ctrl}n1" --rw=randwrite --bs=4k \
+		--size="$SIZE" --offset_increment="$SIZE" --numjobs="$ncpu" \
+		--cpus_allowed="0-$((ncpu - 1))" --cpus_allowed_policy=split \
+		--ioengine=libaio --direct=1 --iodepth=32 \
+		--verify=crc32c --do_verify=1 --verify_fatal=1 --group_reporting \
+		>/tmp/swamp.log 2>&1
+	rc=$?
+	i1=$(nvme_irqs "$ctrl") v1=$(victim_ticks) t1=$(uptime_ticks)
+	victim_stop
+	if [ $rc = 0 ] && ! grep -qE 'verify failed|bad magic|bad header|err= *[1-9]' /tmp/swamp.log; then
+		pass "$name: fio wrote and verified $ncpu x $SIZE through one queue"
+	else
+		fail "$name: fio wrote and verified $ncpu x $SIZE through one queue (exit $rc)"
+		diag "$(tail -20 /tmp/swamp.log)"
+	fi
+	check "$name: $q took interrupts ($((i1 - i0)))" [ $((i1 - i0)) -gt 0 ]
+	if [ $mode = 1 ]; then
+		s1=$(awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$pid/status")
+		check "$name: the irq thread ran ($((s1 - s0)) wakeups)" [ $((s1 - s0)) -gt 0 ]
+	fi
+	diag "$name: victim on CPU $vcpu got $((100 * (v1 - v0) / (t1 - t0 > 0 ? t1 - t0 : 1)))% of it; $(grep -o 'IOPS=[^,]*' /tmp/swamp.log | tr '\n' ' ')"
+done
+nvme_set_mode "$ctrl" 0
