@@ -1,19 +1,95 @@
 #!/bin/bash
-# Benchmarks, printed as tables and written as CSV under build/bench/.
-# Not tests: numbers from one boot, compared side by side as ratios.
+# Benchmarks, printed as tables and written as CSV (and SVG plots) under
+# build/bench/.  Not tests: numbers from one boot, compared side by side as
+# ratios, because these machines are noisy.
 #
-#   irq-round-trip   KUnit case bench_round_trip on the fake chip: round trip
-#                    of an interrupt raised on another CPU, hard vs threaded
+#   ci/bench.sh [irq] [nvme]     (default: both)
+#   irq    KUnit case bench_round_trip on the fake chip: round trip of an
+#          interrupt raised on another CPU, hard vs threaded (series kernel)
+#   nvme   selftests/bench-nvme on the bench kernel (series + bench-patches/,
+#          ci/bench-kernel.sh): fio 4k randread per layout (percpu, swamp) and
+#          mode (hard, threaded-stock, threaded-affinity)
+#   BENCH_KARGS="irqbench.runtime=10 irqbench.rounds=2"  (the defaults)
+#   BENCH_REUSE=1   tables from the last boot's results, no new boot
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 out=$BUILD/bench
 mkdir -p "$out"
-LOGDIR=$BUILD/vm-bench COUNTS=$BUILD/bench/.counts "$TOP/ci/vm.sh" bench-irq >"$out/bench-irq.log" 2>&1 ||
-	{ tail -30 "$out/bench-irq.log"; die "the bench-irq boot failed (log: $out/bench-irq.log)"; }
-sed -n 's/.*# bench_round_trip: bench: //p' "$BUILD/vm-bench/bench-irq/console.log" | tr -d '\r' >"$out/irq-round-trip.csv"
-[ "$(wc -l <"$out/irq-round-trip.csv")" -ge 3 ] || die "no benchmark lines in $BUILD/vm-bench/bench-irq/console.log"
-accel=$(sed -n 's/.*(\([0-9]*s\), \([a-z]*\))$/\2/p' "$out/bench-irq.log" | tail -1)
-echo "Interrupt round trip on the fake chip (raised on another CPU until handled), one boot, ${accel:-?}:"
-awk -F, '{ printf "  %-10s %-11s %-11s %s\n", $1, $2, $3, $4 }' "$out/irq-round-trip.csv"
-echo "CSV: $out/irq-round-trip.csv"
+want=("$@"); [ ${#want[@]} -gt 0 ] || want=(irq nvme)
+for w in "${want[@]}"; do case $w in irq | nvme) ;; *) die "unknown benchmark '$w' (irq, nvme)" ;; esac; done
+accel_of() { sed -n 's/.*(\([0-9]*s\), \([a-z]*\))$/\2/p' "$1" | tail -1; }
+
+bench_irq() {
+	LOGDIR=$BUILD/vm-bench COUNTS=$out/.counts "$TOP/ci/vm.sh" bench-irq >"$out/bench-irq.log" 2>&1 ||
+		{ tail -30 "$out/bench-irq.log"; die "the bench-irq boot failed (log: $out/bench-irq.log)"; }
+	sed -n 's/.*# bench_round_trip: bench: //p' "$BUILD/vm-bench/bench-irq/console.log" | tr -d '\r' >"$out/irq-round-trip.csv"
+	[ "$(wc -l <"$out/irq-round-trip.csv")" -ge 3 ] || die "no benchmark lines in $BUILD/vm-bench/bench-irq/console.log"
+	echo "Interrupt round trip on the fake chip (raised on another CPU until handled), one boot, $(accel_of "$out/bench-irq.log"):"
+	awk -F, '{ printf "  %-10s %-11s %-11s %s\n", $1, $2, $3, $4 }' "$out/irq-round-trip.csv"
+	echo "CSV: $out/irq-round-trip.csv"
+}
+
+bench_nvme() {
+	local k=$BUILD/obj-bench/arch/x86/boot/bzImage
+	[ -f "$k" ] || die "no bench kernel at $k: run 'make bench-kernel'"
+	if [ "${BENCH_REUSE:-0}" = 1 ] && [ -f "$BUILD/vm-bench/bench-nvme/tap.txt" ]; then
+		note "BENCH_REUSE=1: tables from the last bench-nvme boot"
+	else
+		KERNEL=$k KARGS_EXTRA=${BENCH_KARGS:-} LOGDIR=$BUILD/vm-bench COUNTS=$out/.counts \
+			"$TOP/ci/vm.sh" bench-nvme >"$out/bench-nvme.log" 2>&1 ||
+			{ tail -40 "$out/bench-nvme.log"; die "the bench-nvme boot failed (log: $out/bench-nvme.log)"; }
+	fi
+	{
+		echo "layout,mode,round,iops,clat_mean_us,clat_p99_us,ctxsw_per_io,irqs_per_io,victim_pct,guest_idle_pct"
+		sed -n 's/^# bench: nvme,//p' "$BUILD/vm-bench/bench-nvme/tap.txt"
+	} >"$out/nvme-runs.csv"
+	[ "$(wc -l <"$out/nvme-runs.csv")" -ge 7 ] || die "too few bench lines in $BUILD/vm-bench/bench-nvme/tap.txt"
+	# Mean over the rounds; ratios to hard irq in the same layout.
+	awk -F, 'NR > 1 { k = $1 "," $2; if (!(k in n)) order[++m] = k; n[k]++
+			for (f = 4; f <= 10; f++) s[k, f] += $f }
+		END { print "layout,mode,runs,iops,clat_mean_us,clat_p99_us,ctxsw_per_io,irqs_per_io,victim_pct,guest_idle_pct,iops_ratio_to_hard,victim_ratio_to_hard"
+			for (i = 1; i <= m; i++) { k = order[i]; split(k, a, ",")
+				h = a[1] ",hard"
+				hi = s[h, 4] / n[h]; hv = s[h, 9] / n[h]
+				printf "%s,%d,%d,%.1f,%d,%.3f,%.3f,%.1f,%.1f,%.2f,%.2f\n", k, n[k], s[k, 4] / n[k], s[k, 5] / n[k],
+					s[k, 6] / n[k], s[k, 7] / n[k], s[k, 8] / n[k], s[k, 9] / n[k], s[k, 10] / n[k],
+					(hi > 0 ? s[k, 4] / n[k] / hi : 0), (hv > 0 ? s[k, 9] / n[k] / hv : 0) } }' \
+		"$out/nvme-runs.csv" >"$out/nvme.csv"
+	local acc rt rounds
+	acc=$(accel_of "$out/bench-nvme.log")
+	rounds=$(awk -F, 'NR == 2 { print $3 }' "$out/nvme.csv")
+	rt=$(sed -n 's/.*bench: runtime \([0-9]*\)s.*/\1/p' "$BUILD/vm-bench/bench-nvme/tap.txt" | head -1)
+	echo "NVMe fio 4k randread, libaio, direct, 1 job per vCPU, 4 vCPUs, QEMU null-co backend, ${acc:-?};"
+	echo "each row the mean of $rounds runs of ${rt:-?} s, modes interleaved in one boot; victim = busy loop pinned"
+	echo "to the CPU of the first I/O queue's interrupt:"
+	awk -F, 'NR == 1 { printf "  %-7s %-18s %7s %8s %7s %6s %7s %7s %5s %9s %11s\n", "layout", "mode", "IOPS", "clat_us", "p99_us",
+			"cs/IO", "irqs/IO", "victim%", "idle%", "IOPS/hard", "victim/hard"; next }
+		{ printf "  %-7s %-18s %7d %8.0f %7d %6.3f %7.3f %7.1f %5.1f %9.2f %11.2f\n", $1, $2, $4, $5, $6, $7, $8, $9, $10, $11, $12 }' \
+		"$out/nvme.csv"
+	echo "CSV: $out/nvme.csv (means), $out/nvme-runs.csv (every run)"
+	if command -v gnuplot >/dev/null; then
+		awk -F, 'NR > 1 { print $1 "/" $2, $4, $9 }' "$out/nvme.csv" >"$out/nvme.dat"
+		gnuplot <<-GP && echo "plot: $out/nvme.svg" || note "gnuplot failed: no plot"
+			set terminal svg size 900,600 dynamic font "sans,11"
+			set output "$out/nvme.svg"
+			set multiplot layout 2,1 title "NVMe 4k randread, 4 vCPUs (${acc:-?}): per-vCPU queues vs one shared queue"
+			set style data histograms
+			set style fill solid 0.8 border -1
+			set boxwidth 0.8
+			set xtics rotate by -20 font "sans,9"
+			set grid ytics
+			set key off
+			set ylabel "IOPS"
+			plot "$out/nvme.dat" using 2:xtic(1) lc rgb "#4472c4"
+			set ylabel "victim CPU share (%)"
+			set yrange [0:100]
+			plot "$out/nvme.dat" using 3:xtic(1) lc rgb "#c55a11"
+			unset multiplot
+		GP
+	else
+		note "gnuplot missing (make deps installs gnuplot-nox): no plot"
+	fi
+}
+
+for w in "${want[@]}"; do "bench_$w"; done

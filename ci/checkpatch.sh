@@ -11,7 +11,8 @@ set -uo pipefail
 # Debian's python3 (with python3-ply for spdxcheck.py), not a pyenv one.
 export PATH=/usr/bin:$PATH
 [ -x "$KTREE/scripts/checkpatch.pl" ] || die "no checkpatch.pl in $KTREE: run 'make tree'"
-if [ $# -gt 0 ]; then files=("$@"); else mapfile -t files < <(series_files); fi
+if [ $# -gt 0 ]; then files=(); for a in "$@"; do [ -f "$a" ] || die "no such patch: $a"; files+=("$(realpath "$a")"); done
+else mapfile -t files < <(series_files); fi
 bad=0
 for p in "${files[@]}"; do
 	out=$(cd "$KTREE" && ./scripts/checkpatch.pl --strict --ignore FILE_PATH_CHANGES --no-summary --color=never "$p" 2>&1)

@@ -7,7 +7,8 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-if [ $# -gt 0 ]; then files=("$@"); else mapfile -t files < <(series_files); fi
+if [ $# -gt 0 ]; then files=(); for a in "$@"; do [ -f "$a" ] || die "no such patch: $a"; files+=("$(realpath "$a")"); done
+else mapfile -t files < <(series_files); fi
 bad=0
 for p in "${files[@]}"; do
 	out=$(cd "$KTREE" && ./scripts/get_maintainer.pl --nogit --nogit-fallback --norolestats \
@@ -18,7 +19,7 @@ for p in "${files[@]}"; do
 			--m --r --nol --nos -f "$f" 2>/dev/null | grep -c @)
 		[ "$m" -gt 0 ] || missing+=("$f")
 	done
-	if [ ${#missing[@]} = 0 ] && [ -n "$out" ]; then
+	if [ ${#missing[@]} = 0 ] && grep -q '@' <<<"$out"; then
 		echo "ok     $(basename "$p"): $(echo "$out" | tr '\n' ',' | sed 's/,$//; s/,/, /g')"
 	else
 		echo "FAIL   $(basename "$p"): no maintainer for ${missing[*]:-any file of the patch}"

@@ -49,7 +49,7 @@ run_qemu() {
 		-smp "$SMP" -m "$MEM" -display none -monitor none -no-reboot
 		-serial "file:$dir/console.log" -serial "file:$dir/tap.log"
 		-kernel "$KERNEL" -initrd "$INITRD"
-		-append "console=ttyS0 panic=-1 irqtest.scenario=${SCRIPTS:-$scenario} kunit.enable=$KUNIT $KARGS"
+		-append "console=ttyS0 panic=-1 irqtest.scenario=${SCRIPTS:-$scenario} kunit.enable=$KUNIT $KARGS${KARGS_EXTRA:+ $KARGS_EXTRA}"
 		-drive "file=$dir/nvme.img,if=none,id=nvm,format=raw"
 		-device "nvme,serial=irqtest0,drive=nvm,max_ioqpairs=$NVME_QUEUES"
 		-netdev "user,id=n0,restrict=on$NETDEV_EXTRA" -device e1000e,netdev=n0,romfile=
@@ -74,9 +74,23 @@ run_qemu() {
 
 for scenario in "$@"; do
 	SMP=4 MEM=2G NVME_QUEUES=4 NVME_SIZE=256M KARGS= TIMEOUT=600 QEMU_EXTRA= NETDEV_EXTRA= KUNIT=0 BENCH=0 SCRIPTS=
-	. "$TOP/selftests/$scenario/vm.conf"
+	HOST_FWD=0
 	dir=$LOGDIR/$scenario
 	rm -rf "$dir"; mkdir -p "$dir"
+	# HOST_FWD=1 in vm.conf: a free loopback port forwarded to the guest's
+	# port 5001 ($HOST_PORT), and selftests/<scenario>/host.sh, which runs
+	# on the host as "host.sh prepare" before the boot (its output is added
+	# to the kernel command line) and as "host.sh run" in the background
+	# while the guest runs (stopped when it powers off).
+	HOST_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	export HOST_PORT HOST_DIR=$dir
+	. "$TOP/selftests/$scenario/vm.conf"
+	host_sh=$TOP/selftests/$scenario/host.sh
+	if [ "$HOST_FWD" = 1 ]; then
+		[ -x "$host_sh" ] || die "$scenario: HOST_FWD=1 needs an executable $host_sh"
+		NETDEV_EXTRA+=",hostfwd=tcp:127.0.0.1:$HOST_PORT-:5001"
+		KARGS+=" $("$host_sh" prepare)" || die "$scenario: host.sh prepare failed"
+	fi
 	truncate -s "$NVME_SIZE" "$dir/nvme.img"
 	start=$(date +%s)
 
@@ -89,11 +103,17 @@ for scenario in "$@"; do
 		esac
 	fi
 	echo "=== $scenario: booting ($accel, $SMP vCPUs, $NVME_QUEUES nvme I/O queues, timeout ${TIMEOUT}s)"
+	host_pid=
+	if [ "$HOST_FWD" = 1 ]; then "$host_sh" run >"$dir/host.log" 2>&1 & host_pid=$!; fi
 	run_qemu "$accel" "$dir"; rc=$?
 	if [ $rc = 200 ]; then
 		echo "    accel: kvm showed no kernel output in ${KVM_PROBE_SECS}s; falling back to tcg"
 		accel=tcg
 		run_qemu tcg "$dir"; rc=$?
+	fi
+	if [ -n "$host_pid" ]; then
+		kill "$host_pid" 2>/dev/null; wait "$host_pid" 2>/dev/null
+		sed 's/^/  host: /' "$dir/host.log" | tail -5
 	fi
 	chosen_accel=$accel
 	secs=$(($(date +%s) - start))

@@ -7,7 +7,9 @@
 # /proc/irq/<N>/<action>/threaded; the thread placement (stock: the
 # effective CPU; IRQF_IRQ_AFFINITY: the whole mask) through the bench-only
 # nvme parameter bench_irq_affinity and a controller reset.
-#   bench: nvme,LAYOUT,MODE,ROUND,IOPS,CLAT_MEAN_US,CLAT_P99_US,CTXSW_PER_IO,IRQS_PER_IO,VICTIM_PCT
+#   bench: nvme,LAYOUT,MODE,ROUND,IOPS,CLAT_MEAN_US,CLAT_P99_US,CTXSW_PER_IO,IRQS_PER_IO,VICTIM_PCT,GUEST_IDLE_PCT
+# GUEST_IDLE_PCT: idle share of all vCPUs during the run (/proc/stat); high
+# idle with low IOPS means the emulated device, not the guest, is the limit.
 . /selftests/guest/lib.sh
 . /selftests/guest/nvme.sh
 
@@ -21,6 +23,7 @@ for a in $(cat /proc/cmdline); do
 	esac
 done
 ncpu=$(grep -c ^processor /proc/cpuinfo)
+diag "bench: runtime ${RUNTIME}s, $ROUNDS rounds, iodepth $IODEPTH"
 param=/sys/module/nvme/parameters/bench_irq_affinity
 if [ ! -w $param ]; then
 	fail "bench kernel has $param (bench-patches/ applied)"
@@ -40,25 +43,26 @@ placement() {
 run() {
 	victim_start "$vcpu"
 	sleep 0.2
-	c0=$(ctxt) i0=$(nvme_irqs "$ctrl") v0=$(victim_ticks) t0=$(uptime_ticks)
+	c0=$(ctxt) i0=$(nvme_irqs "$ctrl") v0=$(victim_ticks) t0=$(uptime_ticks) s0=$(cpu_ticks)
 	fio --name=bench --filename="/dev/${ctrl}n1" --rw=randread --bs=4k \
 		--ioengine=libaio --direct=1 --iodepth="$IODEPTH" --numjobs="$ncpu" \
 		--cpus_allowed="0-$((ncpu - 1))" --cpus_allowed_policy=split \
 		--runtime="$RUNTIME" --time_based --group_reporting --minimal \
 		>/tmp/fio.out 2>/tmp/fio.err
 	rc=$?
-	c1=$(ctxt) i1=$(nvme_irqs "$ctrl") v1=$(victim_ticks) t1=$(uptime_ticks)
+	c1=$(ctxt) i1=$(nvme_irqs "$ctrl") v1=$(victim_ticks) t1=$(uptime_ticks) s1=$(cpu_ticks)
 	victim_stop
 	if [ $rc != 0 ]; then
 		fail "$1 $2 round $3: fio exit $rc"; diag "$(cat /tmp/fio.err)"
 		return
 	fi
+	idle=$(echo "$s0 $s1" | awk '{ split($1, a, ":"); split($2, b, ":"); t = b[2] - a[2]; printf "%.1f", (t > 0 ? 100 * (b[1] - a[1]) / t : 0) }')
 	line=$(awk -F';' -v c=$((c1 - c0)) -v i=$((i1 - i0)) -v v=$((v1 - v0)) -v t=$((t1 - t0)) '
 		{ ios = $6 / 4; p99 = 0
 		  for (f = 18; f <= 37; f++) if ($f ~ /^99\.000000%=/) { split($f, a, "="); p99 = a[2] }
 		  if (ios < 1) ios = 1
 		  printf "%d,%.1f,%d,%.3f,%.3f,%.1f", $8, $16, p99, c / ios, i / ios, 100 * v / (t > 0 ? t : 1) }' /tmp/fio.out)
-	diag "bench: nvme,$1,$2,$3,$line"
+	diag "bench: nvme,$1,$2,$3,$line,$idle"
 	pass "$1 $2 round $3: fio ran ${RUNTIME}s"
 }
 

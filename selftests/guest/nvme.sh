@@ -52,3 +52,5 @@ victim_ticks() { awk '{ print $14 + $15 }' "/proc/$victim_pid/stat"; }
 # uptime_ticks: time since boot in USER_HZ (100) ticks.
 uptime_ticks() { awk '{ printf "%d\n", $1 * 100 }' /proc/uptime; }
 ctxt() { awk '$1 == "ctxt" { print $2 }' /proc/stat; }
+# cpu_ticks: "IDLE:TOTAL" ticks of all CPUs so far (/proc/stat cpu line).
+cpu_ticks() { awk '$1 == "cpu" { t = 0; for (i = 2; i <= NF; i++) t += $i; print $5 + $6 ":" t }' /proc/stat; }
