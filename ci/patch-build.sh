@@ -8,8 +8,10 @@
 # Works in a scratch worktree ($BUILD/linux-check) and output directory
 # ($BUILD/obj-check, configured like $KOUT), so the main tree and its build
 # are left alone.  What a patch "touches": the directories of the .c files it
-# changes, plus kernel/irq/ when it changes include/linux/interrupt.h (the
-# header's own users, within reason).  Results: one line per patch and
+# changes, plus kernel/irq/ when it changes include/linux/interrupt.h,
+# drivers/pci/ for include/linux/pci.h and net/core/ for netdevice.h (the
+# headers' own users, within reason; the full build at the top of the
+# series covers the rest).  Results: one line per patch and
 # $BUILD/check/patch-build.result (patch file, ok|FAIL).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -41,6 +43,7 @@ dirs_of() {
 		*.c) [ -e "$KTREE/$(dirname "$f")/Makefile" ] && echo "$(dirname "$f")/" ;;
 		include/linux/interrupt.h | include/linux/irq*.h) echo kernel/irq/ ;;
 		include/linux/pci.h) echo drivers/pci/ ;;
+		include/linux/netdevice.h) echo net/core/ ;;
 		esac
 	done | sort -u
 }

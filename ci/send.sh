@@ -15,9 +15,18 @@ kgit format-patch -q --cover-letter --thread --base="$base" \
 
 # Fill the cover letter: subject line, body, the bench table if one exists.
 cover=$(ls "$out"/0000-cover-letter.patch)
-bench="(run 'make bench' for the table)"
-[ -s "$BUILD/bench/irq-round-trip.csv" ] &&
-	bench=$(awk -F, '{ printf "  %-10s %-11s %-11s %s\n", $1, $2, $3, $4 }' "$BUILD/bench/irq-round-trip.csv")
+bench="(run 'make bench' for the tables)"
+if [ -s "$BUILD/bench/nvme.csv" ] || [ -s "$BUILD/bench/irq-round-trip.csv" ]; then
+	bench=
+	[ -s "$BUILD/bench/nvme.csv" ] && bench+="NVMe fio 4k randread, 4 vCPUs, per-vCPU queues (percpu) and one
+shared queue (swamp); victim = busy loop on the interrupt's CPU:
+$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ printf "  %-7s %-18s IOPS %6d (%.2fx hard)  victim %5.1f%%\n", $1, $2, $c["iops"],
+		$c["iops_ratio_to_hard"], $c["victim_pct"] }' "$BUILD/bench/nvme.csv")
+"
+	[ -s "$BUILD/bench/irq-round-trip.csv" ] && bench+="Interrupt round trip on a fake chip:
+$(awk -F, '{ printf "  %-10s %-11s %-11s %s\n", $1, $2, $3, $4 }' "$BUILD/bench/irq-round-trip.csv")"
+fi
 python3 - "$cover" "$TOP/cover-letter.txt" "$bench" <<'PY'
 import sys
 cover, tmpl, bench = sys.argv[1], sys.argv[2], sys.argv[3]

@@ -78,18 +78,19 @@ for scenario in "$@"; do
 	dir=$LOGDIR/$scenario
 	rm -rf "$dir"; mkdir -p "$dir"
 	# HOST_FWD=1 in vm.conf: a free loopback port forwarded to the guest's
-	# port 5001 ($HOST_PORT), and selftests/<scenario>/host.sh, which runs
-	# on the host as "host.sh prepare" before the boot (its output is added
-	# to the kernel command line) and as "host.sh run" in the background
+	# port 5001 ($HOST_PORT), and selftests/<scenario>/host (not *.sh, which
+	# the guest runs), which runs
+	# on the host as "host prepare" before the boot (its output is added
+	# to the kernel command line) and as "host run" in the background
 	# while the guest runs (stopped when it powers off).
 	HOST_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	export HOST_PORT HOST_DIR=$dir
 	. "$TOP/selftests/$scenario/vm.conf"
-	host_sh=$TOP/selftests/$scenario/host.sh
+	host_sh=$TOP/selftests/$scenario/host
 	if [ "$HOST_FWD" = 1 ]; then
 		[ -x "$host_sh" ] || die "$scenario: HOST_FWD=1 needs an executable $host_sh"
 		NETDEV_EXTRA+=",hostfwd=tcp:127.0.0.1:$HOST_PORT-:5001"
-		KARGS+=" $("$host_sh" prepare)" || die "$scenario: host.sh prepare failed"
+		KARGS+=" $("$host_sh" prepare)" || die "$scenario: host prepare failed"
 	fi
 	truncate -s "$NVME_SIZE" "$dir/nvme.img"
 	start=$(date +%s)

@@ -31,11 +31,13 @@ irq_of() {
 	awk -v n="$1" '{ for (i = 2; i <= NF; i++) if ($i == n) { sub(":", "", $1); print $1; exit } }' /proc/interrupts
 }
 # irq_thread_pid IRQ NAME: pid of the kernel thread irq/IRQ-NAME (comm is
-# cut to 15 characters by the kernel).
+# the full name for kthreads since 6.11, cut to 15 characters before).
 irq_thread_pid() {
-	want=$(printf 'irq/%s-%s' "$1" "$2" | cut -c1-15)
+	full=$(printf 'irq/%s-%s' "$1" "$2")
+	want=$(printf '%s' "$full" | cut -c1-15)
 	for c in /proc/[0-9]*/comm; do
-		[ "$(cat "$c" 2>/dev/null)" = "$want" ] || continue
+		comm=$(cat "$c" 2>/dev/null)
+		[ "$comm" = "$full" ] || [ "$comm" = "$want" ] || continue
 		p=${c#/proc/}; echo "${p%/comm}"; return 0
 	done
 	return 1
