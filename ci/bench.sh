@@ -31,7 +31,7 @@ bench_irq() {
 }
 
 bench_nvme() {
-	local k=$BUILD/obj-bench/arch/x86/boot/bzImage
+	local k=$BUILD/benchk/obj/arch/x86/boot/bzImage
 	[ -f "$k" ] || die "no bench kernel at $k: run 'make bench-kernel'"
 	if [ "${BENCH_REUSE:-0}" = 1 ] && [ -f "$BUILD/vm-bench/bench-nvme/tap.txt" ]; then
 		note "BENCH_REUSE=1: tables from the last bench-nvme boot"
