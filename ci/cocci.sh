@@ -58,11 +58,12 @@ report() {
 }
 
 report "$(git -C "$KTREE" rev-parse HEAD)" "$logdir/head"
-# The base only matters when the top has reports.
-if [ -s "$logdir/head" ]; then
-	report "$(git -C "$KTREE" rev-parse "$BASE_REF")" "$logdir/base"
-else
-	: >"$logdir/base"
+# The base only matters for the files with reports at the top.
+: >"$logdir/base"
+hfiles=$(cut -d'|' -f2 "$logdir/head" | cut -d: -f1 | grep -E '\.c$' | sort -u)
+if [ -n "$hfiles" ]; then
+	SCRIPTS_NOW=$(cut -d'|' -f1 "$logdir/head" | sort -u | sed "s|^|$KTREE/scripts/coccinelle/|") \
+		report "$(git -C "$KTREE" rev-parse "$BASE_REF")" "$logdir/base" "$hfiles"
 fi
 new=$(comm -13 "$logdir/base" "$logdir/head")
 
