@@ -69,7 +69,8 @@ bench_nvme() {
 		"$out/nvme.csv"
 	echo "CSV: $out/nvme.csv (means), $out/nvme-runs.csv (every run)"
 	if command -v gnuplot >/dev/null; then
-		awk -F, 'NR > 1 { print $1 "/" $2, $4, $9 }' "$out/nvme.csv" >"$out/nvme.dat"
+		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			{ print $1 "/" $2, $c["iops_ratio_to_hard"], $c["victim_pct"] }' "$out/nvme.csv" >"$out/nvme.dat"
 		gnuplot <<-GP && echo "plot: $out/nvme.svg" || note "gnuplot failed: no plot"
 			set terminal svg size 900,600 dynamic font "sans,11"
 			set output "$out/nvme.svg"
@@ -80,7 +81,8 @@ bench_nvme() {
 			set xtics rotate by -20 font "sans,9"
 			set grid ytics
 			set key off
-			set ylabel "IOPS"
+			set ylabel "IOPS / hard irq IOPS"
+			set yrange [0:*]
 			plot "$out/nvme.dat" using 2:xtic(1) lc rgb "#4472c4"
 			set ylabel "victim CPU share (%)"
 			set yrange [0:100]
