@@ -51,39 +51,33 @@ for p in "${files[@]}"; do
 done
 
 checks=(apply checkpatch format maintainers kernel-doc cocci hygiene build)
+# column CHECK RESULTS: the cells of CHECK from a per-patch script's result
+# file (lines "N ok|FAIL", N the patch number); a patch missing there fails.
+column() {
+	local i=0 p r
+	for p in "${files[@]}"; do
+		i=$((i + 1))
+		r=$(awk -v n=$i '$1 == n { print $2 }' "$2" 2>/dev/null)
+		res[$(basename "$p"),$1]=${r:-FAIL}
+	done
+}
 "$TOP/ci/kerneldoc.sh" >"$logdir/kerneldoc.log" 2>&1
 "$TOP/ci/selftest-hygiene.sh" >"$logdir/hygiene.log" 2>&1
-i=0
-for p in "${files[@]}"; do
-	i=$((i + 1))
-	r=$(awk -v n=$i '$1 == n { print $2 }' "$BUILD/check/kerneldoc.result")
-	res[$(basename "$p"),kernel-doc]=${r:-FAIL}
-	r=$(awk -v n=$i '$1 == n { print $2 }' "$BUILD/check/selftest-hygiene.result")
-	res[$(basename "$p"),hygiene]=${r:-FAIL}
-done
+column kernel-doc "$BUILD/check/kerneldoc.result"
+column hygiene "$BUILD/check/selftest-hygiene.result"
 if [ "${NO_COCCI:-0}" = 1 ]; then
 	note "NO_COCCI=1: Coccinelle left out (counted as skipped)"
 	for p in "${files[@]}"; do res[$(basename "$p"),cocci]=skip; done
 else
 	"$TOP/ci/cocci.sh" >"$logdir/cocci.log" 2>&1
-	i=0
-	for p in "${files[@]}"; do
-		i=$((i + 1))
-		r=$(awk -v n=$i '$1 == n { print $2 }' "$BUILD/check/cocci.result" 2>/dev/null)
-		res[$(basename "$p"),cocci]=${r:-FAIL}
-	done
+	column cocci "$BUILD/check/cocci.result"
 fi
 if [ "${NO_PATCH_BUILD:-0}" = 1 ]; then
 	note "NO_PATCH_BUILD=1: per-patch builds left out (counted as skipped)"
 	for p in "${files[@]}"; do res[$(basename "$p"),build]=skip; done
 else
 	"$TOP/ci/patch-build.sh" >"$logdir/patch-build.log" 2>&1
-	i=0
-	for p in "${files[@]}"; do
-		i=$((i + 1))
-		r=$(awk -v n=$i '$1 == n { print $2 }' "$BUILD/check/patch-build.result")
-		res[$(basename "$p"),build]=${r:-FAIL}
-	done
+	column build "$BUILD/check/patch-build.result"
 fi
 pass=0 fail=0 skip=0
 printf '%-48s' patch; printf ' %-11s' "${checks[@]}"; echo

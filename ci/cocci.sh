@@ -88,11 +88,9 @@ bad=0 n=0
 for c in "${commits[@]}"; do
 	n=$((n + 1))
 	if [ -n "${blamed[$n]:-}" ]; then
-		echo "FAIL   $n $(git -C "$KTREE" log -1 --format=%s "$c")"; printf '%s' "${blamed[$n]}" | sed 's/^/    /'
-		echo "$n FAIL" >>"$BUILD/check/cocci.result"; bad=$((bad + 1))
+		patch_result "$BUILD/check/cocci.result" $n "$c" FAIL "${blamed[$n]}"; bad=$((bad + 1))
 	else
-		echo "ok     $n $(git -C "$KTREE" log -1 --format=%s "$c")"
-		echo "$n ok" >>"$BUILD/check/cocci.result"
+		patch_result "$BUILD/check/cocci.result" $n "$c" ok
 	fi
 done
 if printf '%s\n' "$new" | grep -q '|spatch failed'; then

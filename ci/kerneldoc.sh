@@ -30,11 +30,9 @@ for c in "${commits[@]}"; do
 		[ -z "$added" ] || new+="$added"$'\n'
 	done
 	if [ -n "$new" ]; then
-		echo "FAIL   $n $(git -C "$KTREE" log -1 --format=%s "$c")"; printf '%s' "$new" | sed 's/^/    /'
-		echo "$n FAIL" >>"$BUILD/check/kerneldoc.result"; bad=$((bad + 1))
+		patch_result "$BUILD/check/kerneldoc.result" $n "$c" FAIL "$new"; bad=$((bad + 1))
 	else
-		echo "ok     $n $(git -C "$KTREE" log -1 --format=%s "$c")"
-		echo "$n ok" >>"$BUILD/check/kerneldoc.result"
+		patch_result "$BUILD/check/kerneldoc.result" $n "$c" ok
 	fi
 done
 echo "kernel-doc -Wall: $bad patches add warnings"

@@ -17,6 +17,20 @@ JOBS=${JOBS:-$(nproc)}
 die() { echo "error: $*" >&2; exit 1; }
 note() { echo ">>> $*" >&2; }
 
+# patch_result RESULTS N COMMIT ok|FAIL [DETAILS]: one line per patch for a
+# per-patch check: printed ("ok     N subject", details indented below a
+# FAIL) and appended to RESULTS as "N ok|FAIL" (read by ci/check.sh).
+patch_result() {
+	local results=$1 n=$2 c=$3 r=$4 details=${5:-}
+	if [ "$r" = ok ]; then
+		echo "ok     $n $(git -C "$KTREE" log -1 --format=%s "$c")"
+	else
+		echo "FAIL   $n $(git -C "$KTREE" log -1 --format=%s "$c")"
+		[ -z "$details" ] || printf '%s\n' "$details" | sed '/^$/d; s/^/    /'
+	fi
+	echo "$n $r" >>"$results"
+}
+
 # git in the kernel tree, committing as the project.
 kgit() {
 	git -C "$KTREE" -c user.name="$PROJECT_NAME" -c user.email="$PROJECT_EMAIL" \
