@@ -20,20 +20,21 @@ PROJECT_EMAIL ?= threadable-irq@example.org
 # ccache outside the build dir, so a fresh clone on the same machine reuses it.
 CCACHE_DIR ?= $(HOME)/.cache/irq-series-ccache
 ACCEL ?= auto
-# Every VM scenario except the benchmarks (BENCH=1 in vm.conf).
-SCENARIOS ?= $(patsubst selftests/%/vm.conf,%,$(shell grep -L '^BENCH=1' selftests/*/vm.conf))
+# Every VM scenario except the benchmarks and the full stress run (BENCH=1,
+# STRESS=1 in vm.conf).
+SCENARIOS ?= $(patsubst selftests/%/vm.conf,%,$(shell grep -LE '^(BENCH|STRESS)=1' selftests/*/vm.conf))
 DEMO_SCENARIO ?= nvme-irq-affinity
 
 export BUILD KERNEL_SRC KOUT PROJECT_NAME PROJECT_EMAIL CCACHE_DIR ACCEL
 
 .PHONY: all demo deps tree export config kernel initramfs vmtest check test \
-	bench bench-kernel send cocci vmtest-base clean distclean help
+	bench bench-kernel stress stress-kernel send cocci vmtest-base clean distclean help
 
 all: demo
 
 help:
 	@sed -n 's/^#   //p' Makefile
-	@echo "targets: deps tree export kernel initramfs vmtest check test vmtest-base clean distclean"
+	@echo "targets: deps tree export config kernel initramfs vmtest check test bench stress send cocci vmtest-base clean distclean"
 
 deps:
 	ci/deps.sh
@@ -79,6 +80,15 @@ bench: kernel bench-kernel initramfs
 bench-kernel: tree
 	ci/bench-kernel.sh
 
+# The debug kernel (kconfig-fragments/debug/) in $(BUILD)/debug/obj, and the
+# full stress scenario on it: 10,000 toggles under verified I/O, CPU
+# hotplug, unbind/bind, e1000e under traffic, fuzz, kmemleak.
+stress: tree initramfs
+	ci/stress.sh
+
+stress-kernel: tree
+	ci/stress.sh kernel
+
 check: config
 	@rm -f $(BUILD)/results/check.counts $(BUILD)/results/check-selftest.counts
 	@rc=0; ci/check.sh || rc=1; ci/test-checks.sh || rc=1; exit $$rc
@@ -101,7 +111,8 @@ vmtest-base: deps initramfs
 		LOGDIR=$(BUILD)/vm-base ci/vm.sh $(DEMO_SCENARIO)
 
 clean:
-	rm -rf $(KOUT) $(BUILD)/obj-base $(BUILD)/vm $(BUILD)/vm-base $(BUILD)/results \
+	rm -rf $(KOUT) $(BUILD)/obj-base $(BUILD)/debug $(BUILD)/vm $(BUILD)/vm-base $(BUILD)/vm-stress \
+		$(BUILD)/results $(BUILD)/results-stress \
 		$(BUILD)/initramfs.cpio
 
 # Also removes the kernel tree: commits not exported with 'make export' are lost.

@@ -3,12 +3,15 @@
 # build/bench/.  Not tests: numbers from one boot, compared side by side as
 # ratios, because these machines are noisy.
 #
-#   ci/bench.sh [irq] [nvme]     (default: both)
+#   ci/bench.sh [irq] [nvme] [udp]     (default: all three)
 #   irq    KUnit case bench_round_trip on the fake chip: round trip of an
 #          interrupt raised on another CPU, hard vs threaded (series kernel)
 #   nvme   selftests/bench-nvme on the bench kernel (series + bench-patches/,
 #          ci/bench-kernel.sh): fio 4k randread per layout (percpu, swamp) and
 #          mode (hard, threaded-stock, threaded-affinity)
+#   udp    selftests/bench-udp on the series kernel: UDP receive rate on
+#          e1000e, receiver pinned to the rx interrupt's CPU, rx work in
+#          softirq, in the irq thread, or in the NAPI kthread
 #   BENCH_KARGS="irqbench.runtime=10 irqbench.rounds=2"  (the defaults)
 #   BENCH_REUSE=1   tables from the last boot's results, no new boot
 set -euo pipefail
@@ -16,8 +19,8 @@ set -euo pipefail
 
 out=$BUILD/bench
 mkdir -p "$out"
-want=("$@"); [ ${#want[@]} -gt 0 ] || want=(irq nvme)
-for w in "${want[@]}"; do case $w in irq | nvme) ;; *) die "unknown benchmark '$w' (irq, nvme)" ;; esac; done
+want=("$@"); [ ${#want[@]} -gt 0 ] || want=(irq nvme udp)
+for w in "${want[@]}"; do case $w in irq | nvme | udp) ;; *) die "unknown benchmark '$w' (irq, nvme, udp)" ;; esac; done
 accel_of() { sed -n 's/.*(\([0-9]*s\), \([a-z]*\))$/\2/p' "$1" | tail -1; }
 
 bench_irq() {
@@ -92,6 +95,43 @@ bench_nvme() {
 	else
 		note "gnuplot missing (make deps installs gnuplot-nox): no plot"
 	fi
+}
+
+bench_udp() {
+	if [ "${BENCH_REUSE:-0}" = 1 ] && [ -f "$BUILD/vm-bench/bench-udp/tap.txt" ]; then
+		note "BENCH_REUSE=1: tables from the last bench-udp boot"
+	else
+		KARGS_EXTRA=${BENCH_KARGS:-} LOGDIR=$BUILD/vm-bench COUNTS=$out/.counts \
+			"$TOP/ci/vm.sh" bench-udp >"$out/bench-udp.log" 2>&1 ||
+			{ tail -40 "$out/bench-udp.log"; die "the bench-udp boot failed (log: $out/bench-udp.log)"; }
+	fi
+	{
+		echo "mode,size,flows,round,sent,received,pps,loss_pct,rcvbuf_errors,netrx_per_irq,worker_cpu_pct,worker_last_cpu"
+		sed -n 's/^# bench: udp,//p' "$BUILD/vm-bench/bench-udp/tap.txt"
+	} >"$out/udp-runs.csv"
+	[ "$(wc -l <"$out/udp-runs.csv")" -ge 13 ] || die "too few bench lines in $BUILD/vm-bench/bench-udp/tap.txt"
+	# Mean over the rounds; pps ratio to softirq for the same size and flows.
+	awk -F, 'NR > 1 { k = $2 "," $3 "," $1; if (!(k in n)) order[++m] = k; n[k]++
+			for (f = 5; f <= 11; f++) s[k, f] += $f }
+		END { print "size,flows,mode,runs,sent,received,pps,loss_pct,rcvbuf_errors,netrx_per_irq,worker_cpu_pct,pps_ratio_to_softirq"
+			for (i = 1; i <= m; i++) { k = order[i]; split(k, a, ",")
+				b = a[1] "," a[2] ",softirq"; bp = (n[b] ? s[b, 7] / n[b] : 0)
+				printf "%s,%d,%d,%d,%d,%.1f,%d,%.2f,%.1f,%.2f\n", k, n[k], s[k, 5] / n[k], s[k, 6] / n[k],
+					s[k, 7] / n[k], s[k, 8] / n[k], s[k, 9] / n[k], s[k, 10] / n[k], s[k, 11] / n[k],
+					(bp > 0 ? s[k, 7] / n[k] / bp : 0) } }' "$out/udp-runs.csv" >"$out/udp.csv"
+	local acc rounds secs cpu
+	acc=$(accel_of "$out/bench-udp.log")
+	rounds=$(awk -F, 'NR == 2 { print $4 }' "$out/udp.csv")
+	secs=$(sed -n 's/.*; \([0-9]*\) s per run.*/\1/p' "$BUILD/vm-bench/bench-udp/tap.txt" | head -1)
+	cpu=$(sed -n 's/.*receiver pinned to CPU \([0-9]*\).*/\1/p' "$BUILD/vm-bench/bench-udp/tap.txt" | head -1)
+	echo "UDP receive on e1000e (QEMU user networking, host sender on loopback), 4 vCPUs, ${acc:-?};"
+	echo "one receiver pinned to CPU ${cpu:-?} (the rx interrupt's); each row the mean of $rounds runs of ${secs:-?} s,"
+	echo "modes interleaved in one boot; worker = the irq thread or the NAPI kthread:"
+	awk -F, 'NR == 1 { printf "  %5s %5s %-13s %9s %9s %8s %6s %8s %9s %8s %8s\n", "size", "flows", "mode", "sent", "received",
+			"pps", "loss%", "rcvbuf", "NET_RX/irq", "worker%", "pps/soft"; next }
+		{ printf "  %5d %5d %-13s %9d %9d %8d %6.1f %8d %9.2f %8.1f %8.2f\n", $1, $2, $3, $5, $6, $7, $8, $9, $10, $11, $12 }' \
+		"$out/udp.csv"
+	echo "CSV: $out/udp.csv (means), $out/udp-runs.csv (every run)"
 }
 
 for w in "${want[@]}"; do "bench_$w"; done

@@ -34,6 +34,12 @@ echo "nobody:x:65534:65534:nobody:/:/bin/sh" >>"$root/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
 
 cp -r "$TOP"/selftests/. "$root/selftests/"
+# Small guest tools (selftests/guest/*.c), static.
+for c in "$TOP"/selftests/guest/*.c; do
+	[ -e "$c" ] || continue
+	gcc -static -O2 -Wall -Werror -o "$root/usr/bin/$(basename "$c" .c)" "$c" ||
+		die "building guest tool $c failed"
+done
 
 # The series' kselftests, built statically from the kernel tree.
 KSFT_TARGETS=${KSFT_TARGETS:-irq}

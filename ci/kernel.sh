@@ -24,21 +24,25 @@ KMAKE=(make -C "$KTREE" O="$KOUT" -j"$JOBS" ${CCACHE:+CC="ccache gcc"} KBUILD_BU
 "$KTREE"/scripts/kconfig/merge_config.sh -m -O "$KOUT" "$KOUT/.config" "${frags[@]}" >"$KOUT/merge.log"
 "${KMAKE[@]}" -s olddefconfig
 
+# What the fragments ask for, the last one winning (as in merge_config.sh):
+# "FRAGMENT<TAB>LINE" per symbol.
 bad=0
-for f in "${frags[@]}"; do
-	while IFS= read -r line; do
-		case "$line" in
-		CONFIG_*=*) sym=${line%%=*}
-			grep -qxF "$line" "$KOUT/.config" || {
-				echo "kconfig: $(basename "$f"): asked for '$line', got '$(grep -E "^(# )?$sym[= ]" "$KOUT/.config" || echo unset)'" >&2
-				bad=1; } ;;
-		"# CONFIG_"*" is not set") sym=${line#\# }; sym=${sym%% *}
-			! grep -q "^$sym=" "$KOUT/.config" || {
-				echo "kconfig: $(basename "$f"): asked for '$sym' unset, got '$(grep "^$sym=" "$KOUT/.config")'" >&2
-				bad=1; } ;;
-		esac
-	done <"$f"
-done
+while IFS=$'\t' read -r f line; do
+	case "$line" in
+	CONFIG_*=*) sym=${line%%=*}
+		grep -qxF "$line" "$KOUT/.config" || {
+			echo "kconfig: $f: asked for '$line', got '$(grep -E "^(# )?$sym[= ]" "$KOUT/.config" || echo unset)'" >&2
+			bad=1; } ;;
+	"# CONFIG_"*" is not set") sym=${line#\# }; sym=${sym%% *}
+		! grep -q "^$sym=" "$KOUT/.config" || {
+			echo "kconfig: $f: asked for '$sym' unset, got '$(grep "^$sym=" "$KOUT/.config")'" >&2
+			bad=1; } ;;
+	esac
+done < <(for f in "${frags[@]}"; do
+		sed -n -e "s|^\(CONFIG_[A-Za-z0-9_]*\)=.*|\1\t$(basename "$f")\t&|p" \
+			-e "s|^# \(CONFIG_[A-Za-z0-9_]*\) is not set|\1\t$(basename "$f")\t&|p" "$f"
+	done | awk -F'\t' '{ last[$1] = $2 "\t" $3; if (!($1 in seen)) { seen[$1] = 1; order[n++] = $1 } }
+		END { for (i = 0; i < n; i++) print last[order[i]] }')
 if [ $bad != 0 ]; then
 	# The unpatched base lacks the series' own symbols: say so, go on.
 	[ "${ALLOW_MISSING_SYMBOLS:-0}" = 1 ] || die "olddefconfig dropped symbols asked for by the fragments (above)"

@@ -82,7 +82,8 @@ for scenario in "$@"; do
 	# the guest runs), which runs
 	# on the host as "host prepare" before the boot (its output is added
 	# to the kernel command line) and as "host run" in the background
-	# while the guest runs (stopped when it powers off).
+	# while the guest runs (stopped when it powers off; HOST_TIMEOUT is the
+	# boot's timeout).
 	HOST_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	export HOST_PORT HOST_DIR=$dir
 	. "$TOP/selftests/$scenario/vm.conf"
@@ -105,7 +106,7 @@ for scenario in "$@"; do
 	fi
 	echo "=== $scenario: booting ($accel, $SMP vCPUs, $NVME_QUEUES nvme I/O queues, timeout ${TIMEOUT}s)"
 	host_pid=
-	if [ "$HOST_FWD" = 1 ]; then "$host_sh" run >"$dir/host.log" 2>&1 & host_pid=$!; fi
+	if [ "$HOST_FWD" = 1 ]; then HOST_TIMEOUT=$TIMEOUT "$host_sh" run >"$dir/host.log" 2>&1 & host_pid=$!; fi
 	run_qemu "$accel" "$dir"; rc=$?
 	if [ $rc = 200 ]; then
 		echo "    accel: kvm showed no kernel output in ${KVM_PROBE_SECS}s; falling back to tcg"
