@@ -34,7 +34,7 @@ fi
 pass "$rxq is irq $irq"
 cpu=$(cat "/proc/irq/$irq/effective_affinity_list")
 diag "bench: receiver pinned to CPU $cpu (effective affinity of $rxq); $SECS s per run, $ROUNDS rounds"
-diag "bench: udp,mode,size,flows,round,sent,received,pps,loss_pct,rcvbuf_errors,netrx_per_irq,worker_cpu_pct,worker_last_cpu"
+diag "bench columns: mode,size,flows,round,sent,received,pps,loss_pct,rcvbuf_errors,netrx_per_irq,worker_cpu_pct,worker_last_cpu"
 
 set_mode() {
 	case $1 in
