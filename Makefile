@@ -28,7 +28,7 @@ DEMO_SCENARIO ?= nvme-irq-affinity
 export BUILD KERNEL_SRC KOUT PROJECT_NAME PROJECT_EMAIL CCACHE_DIR ACCEL
 
 .PHONY: all demo deps tree export config kernel initramfs vmtest check test \
-	bench bench-kernel stress stress-kernel send cocci vmtest-base clean distclean help
+	bench bench-kernel stress stress-kernel stress-inject send cocci vmtest-base clean distclean help
 
 all: demo
 
@@ -89,6 +89,11 @@ stress: tree initramfs
 stress-kernel: tree
 	ci/stress.sh kernel
 
+# The stress run on the series plus the bug in stress-inject/: passes when
+# the stress run catches it.
+stress-inject: tree initramfs
+	ci/stress.sh inject
+
 check: config
 	@rm -f $(BUILD)/results/check.counts $(BUILD)/results/check-selftest.counts
 	@rc=0; ci/check.sh || rc=1; ci/test-checks.sh || rc=1; exit $$rc
@@ -111,7 +116,7 @@ vmtest-base: deps initramfs
 		LOGDIR=$(BUILD)/vm-base ci/vm.sh $(DEMO_SCENARIO)
 
 clean:
-	rm -rf $(KOUT) $(BUILD)/obj-base $(BUILD)/debug $(BUILD)/vm $(BUILD)/vm-base $(BUILD)/vm-stress \
+	rm -rf $(KOUT) $(BUILD)/obj-base $(BUILD)/debug $(BUILD)/inject $(BUILD)/vm $(BUILD)/vm-base $(BUILD)/vm-stress $(BUILD)/vm-inject \
 		$(BUILD)/results $(BUILD)/results-stress \
 		$(BUILD)/initramfs.cpio
 

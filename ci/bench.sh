@@ -44,20 +44,20 @@ bench_nvme() {
 			{ tail -40 "$out/bench-nvme.log"; die "the bench-nvme boot failed (log: $out/bench-nvme.log)"; }
 	fi
 	{
-		echo "layout,mode,round,iops,clat_mean_us,clat_p99_us,ctxsw_per_io,irqs_per_io,victim_pct,guest_idle_pct"
+		echo "layout,mode,round,iops,clat_mean_us,clat_p99_us,ctxsw_per_io,irqs_per_io,victim_pct,guest_idle_pct,auto_switches_per_min"
 		sed -n 's/^# bench: nvme,//p' "$BUILD/vm-bench/bench-nvme/tap.txt"
 	} >"$out/nvme-runs.csv"
 	[ "$(wc -l <"$out/nvme-runs.csv")" -ge 7 ] || die "too few bench lines in $BUILD/vm-bench/bench-nvme/tap.txt"
 	# Mean over the rounds; ratios to hard irq in the same layout.
 	awk -F, 'NR > 1 { k = $1 "," $2; if (!(k in n)) order[++m] = k; n[k]++
-			for (f = 4; f <= 10; f++) s[k, f] += $f }
-		END { print "layout,mode,runs,iops,clat_mean_us,clat_p99_us,ctxsw_per_io,irqs_per_io,victim_pct,guest_idle_pct,iops_ratio_to_hard,victim_ratio_to_hard"
+			for (f = 4; f <= 11; f++) s[k, f] += $f }
+		END { print "layout,mode,runs,iops,clat_mean_us,clat_p99_us,ctxsw_per_io,irqs_per_io,victim_pct,guest_idle_pct,iops_ratio_to_hard,victim_ratio_to_hard,auto_switches_per_min"
 			for (i = 1; i <= m; i++) { k = order[i]; split(k, a, ",")
 				h = a[1] ",hard"
 				hi = s[h, 4] / n[h]; hv = s[h, 9] / n[h]
-				printf "%s,%d,%d,%.1f,%d,%.3f,%.3f,%.1f,%.1f,%.2f,%.2f\n", k, n[k], s[k, 4] / n[k], s[k, 5] / n[k],
+				printf "%s,%d,%d,%.1f,%d,%.3f,%.3f,%.1f,%.1f,%.2f,%.2f,%.1f\n", k, n[k], s[k, 4] / n[k], s[k, 5] / n[k],
 					s[k, 6] / n[k], s[k, 7] / n[k], s[k, 8] / n[k], s[k, 9] / n[k], s[k, 10] / n[k],
-					(hi > 0 ? s[k, 4] / n[k] / hi : 0), (hv > 0 ? s[k, 9] / n[k] / hv : 0) } }' \
+					(hi > 0 ? s[k, 4] / n[k] / hi : 0), (hv > 0 ? s[k, 9] / n[k] / hv : 0), s[k, 11] / n[k] } }' \
 		"$out/nvme-runs.csv" >"$out/nvme.csv"
 	local acc rt rounds
 	acc=$(accel_of "$out/bench-nvme.log")
@@ -65,10 +65,10 @@ bench_nvme() {
 	rt=$(sed -n 's/.*bench: runtime \([0-9]*\)s.*/\1/p' "$BUILD/vm-bench/bench-nvme/tap.txt" | head -1)
 	echo "NVMe fio 4k randread, libaio, direct, 1 job per vCPU, 4 vCPUs, QEMU null-co backend, ${acc:-?};"
 	echo "each row the mean of $rounds runs of ${rt:-?} s, modes interleaved in one boot; victim = busy loop pinned"
-	echo "to the CPU of the first I/O queue's interrupt:"
-	awk -F, 'NR == 1 { printf "  %-7s %-18s %7s %8s %7s %6s %7s %7s %5s %9s %11s\n", "layout", "mode", "IOPS", "clat_us", "p99_us",
-			"cs/IO", "irqs/IO", "victim%", "idle%", "IOPS/hard", "victim/hard"; next }
-		{ printf "  %-7s %-18s %7d %8.0f %7d %6.3f %7.3f %7.1f %5.1f %9.2f %11.2f\n", $1, $2, $4, $5, $6, $7, $8, $9, $10, $11, $12 }' \
+	echo "to the CPU of the first I/O queue's interrupt; sw/min = automatic mode switches per minute (auto):"
+	awk -F, 'NR == 1 { printf "  %-7s %-18s %7s %8s %7s %6s %7s %7s %5s %9s %11s %7s\n", "layout", "mode", "IOPS", "clat_us", "p99_us",
+			"cs/IO", "irqs/IO", "victim%", "idle%", "IOPS/hard", "victim/hard", "sw/min"; next }
+		{ printf "  %-7s %-18s %7d %8.0f %7d %6.3f %7.3f %7.1f %5.1f %9.2f %11.2f %7.1f\n", $1, $2, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 }' \
 		"$out/nvme.csv"
 	echo "CSV: $out/nvme.csv (means), $out/nvme-runs.csv (every run)"
 	if command -v gnuplot >/dev/null; then

@@ -5,24 +5,71 @@
 #
 #   ci/stress.sh            build if needed, boot, print the counts
 #   ci/stress.sh kernel     only build the debug kernel
+#   ci/stress.sh inject     the same run on the series plus the bugs in
+#                           stress-inject/*.patch (a git worktree in
+#                           $BUILD/inject/linux): passes when the stress run
+#                           FAILS, and prints what caught the bug
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-DEBUG_KOUT=${DEBUG_KOUT:-$BUILD/debug/obj}
 SCENARIO=${STRESS_SCENARIO:-stress}
-
+mode=${1:-run}
+case $mode in run | kernel | inject) ;; *) die "usage: ci/stress.sh [kernel|inject]" ;; esac
 start=$(date +%s)
+
+if [ "$mode" = inject ]; then
+	# Laid out like $BUILD/linux and $BUILD/debug/obj, so that ccache
+	# (CCACHE_BASEDIR) reuses the debug build's objects.
+	wt=$BUILD/inject/linux
+	head=$(git -C "$KTREE" rev-parse HEAD)
+	mkdir -p "$BUILD/inject"
+	if [ ! -e "$wt/.git" ]; then
+		rm -rf "$wt"
+		git -C "$KTREE" worktree prune
+		git -C "$KTREE" worktree add -q --detach "$wt" "$head"
+	fi
+	git -C "$wt" am --abort >/dev/null 2>&1 || true
+	git -C "$wt" checkout -q --detach "$head"
+	n=0
+	for p in "$TOP"/stress-inject/*.patch; do
+		[ -f "$p" ] || continue
+		GIT_COMMITTER_NAME=$PROJECT_NAME GIT_COMMITTER_EMAIL=$PROJECT_EMAIL \
+			git -C "$wt" am -q --keep-cr "$p" || die "$(basename "$p") does not apply on the series"
+		note "injected: $(basename "$p")"
+		n=$((n + 1))
+	done
+	[ $n -gt 0 ] || die "no stress-inject/*.patch to inject"
+	export KTREE=$wt
+	DEBUG_KOUT=$BUILD/inject/debug/obj
+	LOGDIR=$BUILD/vm-inject
+	# Smaller counts: the run only has to catch the bug.
+	export KARGS_EXTRA=${STRESS_INJECT_KARGS:-stress.toggles=3000 stress.hotplug=2 stress.rebinds=1 stress.net_toggles=200 stress.fuzz=100 stress.secs=900}
+else
+	DEBUG_KOUT=${DEBUG_KOUT:-$BUILD/debug/obj}
+	LOGDIR=$BUILD/vm-stress
+fi
+
 KOUT=$DEBUG_KOUT EXTRA_FRAGMENTS="$(ls "$TOP"/kconfig-fragments/debug/*.config | tr '\n' ' ')" \
 	"$TOP/ci/kernel.sh"
 note "debug kernel ready after $(($(date +%s) - start)) s"
-[ "${1:-}" = kernel ] && exit 0
+[ "$mode" = kernel ] && exit 0
 
 rc=0
-KERNEL=$DEBUG_KOUT/arch/x86/boot/bzImage LOGDIR=$BUILD/vm-stress \
-	COUNTS=$BUILD/results-stress/vmtest.counts "$TOP/ci/vm.sh" "$SCENARIO" || rc=1
-tap=$BUILD/vm-stress/$SCENARIO/tap.txt
+KERNEL=$DEBUG_KOUT/arch/x86/boot/bzImage LOGDIR=$LOGDIR \
+	COUNTS=$BUILD/results-stress/$mode.counts "$TOP/ci/vm.sh" "$SCENARIO" 2>&1 | tee "$LOGDIR.log" || rc=1
+tap=$LOGDIR/$SCENARIO/tap.txt
 echo "=== stress counts (from $tap):"
 sed -n 's/^# stress counts: //p' "$tap" | tr ' ' '\n' | grep . | sed 's/^/    /' ||
 	echo "    none: the guest did not get to the end (see above)"
-echo "=== make stress: $([ $rc = 0 ] && echo passed || echo FAILED) in $(($(date +%s) - start)) s"
+secs=$(($(date +%s) - start))
+if [ "$mode" = inject ]; then
+	if [ $rc = 0 ]; then
+		echo "=== make stress-inject: FAILED: the stress run passed with the injected bug (${secs} s)"
+		exit 1
+	fi
+	echo "=== make stress-inject: passed: the stress run caught the injected bug (${secs} s); what failed:"
+	grep -E '^  not ok|^  \| ' "$LOGDIR.log" | head -40
+	exit 0
+fi
+echo "=== make stress: $([ $rc = 0 ] && echo passed || echo FAILED) in ${secs} s"
 exit $rc

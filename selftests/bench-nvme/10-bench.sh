@@ -7,9 +7,12 @@
 # /proc/irq/<N>/<action>/threaded; the thread placement (stock: the
 # effective CPU; IRQF_IRQ_AFFINITY: the whole mask) through the bench-only
 # nvme parameter bench_irq_affinity and a controller reset.
-#   bench: nvme,LAYOUT,MODE,ROUND,IOPS,CLAT_MEAN_US,CLAT_P99_US,CTXSW_PER_IO,IRQS_PER_IO,VICTIM_PCT,GUEST_IDLE_PCT
+#   bench: nvme,LAYOUT,MODE,ROUND,IOPS,CLAT_MEAN_US,CLAT_P99_US,CTXSW_PER_IO,IRQS_PER_IO,VICTIM_PCT,GUEST_IDLE_PCT,SWITCHES_PER_MIN
 # GUEST_IDLE_PCT: idle share of all vCPUs during the run (/proc/stat); high
 # idle with low IOPS means the emulated device, not the guest, is the limit.
+# Mode auto: every I/O queue in auto mode (IRQF_IRQ_AFFINITY placement),
+# with the thresholds on the command line (vm.conf); SWITCHES_PER_MIN counts
+# its automatic switches during the run (0 for the other modes).
 . /selftests/guest/lib.sh
 . /selftests/guest/nvme.sh
 
@@ -39,10 +42,19 @@ placement() {
 	nvme_reset "$ctrl"
 }
 
+# set_auto: every I/O queue of $ctrl in auto mode.
+set_auto() {
+	for q in $(nvme_ioqs "$ctrl"); do
+		echo auto >"/proc/irq/$(irq_of "$q")/$q/threaded" || return 1
+	done
+}
+auto_switches() { dmesg | grep -cE "\\(${ctrl}q[0-9]+\\): auto:"; }
+
 # run LAYOUT MODE ROUND
 run() {
 	victim_start "$vcpu"
 	sleep 0.2
+	a0=$(auto_switches)
 	c0=$(ctxt) i0=$(nvme_irqs "$ctrl") v0=$(victim_ticks) t0=$(uptime_ticks) s0=$(cpu_ticks)
 	fio --name=bench --filename="/dev/${ctrl}n1" --rw=randread --bs=4k \
 		--ioengine=libaio --direct=1 --iodepth="$IODEPTH" --numjobs="$ncpu" \
@@ -51,6 +63,7 @@ run() {
 		>/tmp/fio.out 2>/tmp/fio.err
 	rc=$?
 	c1=$(ctxt) i1=$(nvme_irqs "$ctrl") v1=$(victim_ticks) t1=$(uptime_ticks) s1=$(cpu_ticks)
+	a1=$(auto_switches)
 	victim_stop
 	if [ $rc != 0 ]; then
 		fail "$1 $2 round $3: fio exit $rc"; diag "$(cat /tmp/fio.err)"
@@ -62,7 +75,8 @@ run() {
 		  for (f = 18; f <= 37; f++) if ($f ~ /^99\.000000%=/) { split($f, a, "="); p99 = a[2] }
 		  if (ios < 1) ios = 1
 		  printf "%d,%.1f,%d,%.3f,%.3f,%.1f", $8, $16, p99, c / ios, i / ios, 100 * v / (t > 0 ? t : 1) }' /tmp/fio.out)
-	diag "bench: nvme,$1,$2,$3,$line,$idle"
+	spm=$(awk -v n=$((a1 - a0)) -v t=$((t1 - t0)) 'BEGIN { printf "%.1f", (t > 0 ? n * 6000 / t : 0) }')
+	diag "bench: nvme,$1,$2,$3,$line,$idle,$spm"
 	pass "$1 $2 round $3: fio ran ${RUNTIME}s"
 }
 
@@ -77,6 +91,10 @@ for layout in percpu swamp; do
 	while [ $r -le "$ROUNDS" ]; do
 		placement 1 && nvme_set_mode "$ctrl" 0 || fail "$layout: hard mode"
 		run $layout hard $r
+		set_auto || fail "$layout: auto mode"
+		run $layout auto $r
+		nvme_set_mode "$ctrl" 0
+		diag "$layout auto: $(dmesg | grep -E "\\(${ctrl}q[0-9]+\\): auto:" | tail -2)"
 		nvme_set_mode "$ctrl" 1 || fail "$layout: threaded mode"
 		run $layout threaded-affinity $r
 		placement 0 && nvme_set_mode "$ctrl" 1 || fail "$layout: threaded mode, stock placement"

@@ -75,9 +75,10 @@ dev_unlock() { rmdir /tmp/st/dev.lock; }
 		for f in $files; do
 			want=
 			if { read -r cur <"$f"; } 2>/dev/null; then
-				if [ "$cur" = 0 ]; then want=1; else want=0; fi
+					if [ "$cur" = 0 ]; then want=1; else want=0; fi
 				if { echo $want >"$f" && read -r cur <"$f"; } 2>/dev/null && [ "$cur" = $want ]; then
 					n=$((n + 1))
+					[ $((n % 100)) = 0 ] && echo $n >/tmp/st/toggle.count
 					continue
 				fi
 			fi
@@ -174,6 +175,7 @@ check_masks() {
 		for cpu in $down; do set_cpu $cpu 1 || echo "# online cpu$cpu failed" >>/tmp/st/diag; done
 		check_masks "cycle $cycles, cpu $(echo $down) online again" >>/tmp/st/diag || bad=$((bad + 1))
 		steps=$((steps + 2)) cycles=$((cycles + 1))
+		echo $cycles >/tmp/st/hotplug.count
 	done
 	echo "$cycles $bad $steps" >/tmp/st/hotplug.result
 ) &
@@ -211,6 +213,16 @@ if [ -n "$md5" ]; then
 	) &
 	receiver=$!
 fi
+
+# Progress, once a minute, for whoever watches the boot.
+(
+	while sleep 60; do
+		diag "progress: toggles $(cat /tmp/st/toggle.count 2>/dev/null || echo 0)," \
+			"hotplug cycles $(cat /tmp/st/hotplug.count 2>/dev/null || echo 0)," \
+			"fio passes and rebinds $(cat /tmp/st/fio.count 2>/dev/null || echo '0 0')"
+	done
+) &
+monitor=$!
 
 # 4. Verified fio writes over the whole device in passes, one job per CPU
 # with its own region; between passes, now and then, unbind and bind.
@@ -254,7 +266,9 @@ while ! past_deadline; do
 		bytes=$((bytes + ncpu * FIO_MB * 1048576))
 	fi
 	passes=$((passes + 1))
+	echo "$passes $rebinds" >/tmp/st/fio.count
 done
+kill $monitor 2>/dev/null
 # Past the deadline: tell the others to stop where they are.
 wait $toggler $hotplugger
 [ -n "$md5" ] && { wait $receiver; pkill -f 'nc -l -p 5001'; }

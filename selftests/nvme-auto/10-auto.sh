@@ -1,0 +1,106 @@
+#!/bin/sh
+# Auto mode under a flood and under a moderate load.  Flood: all vCPUs
+# write and verify through the one queue of irqtest0; the CPU its interrupt
+# is delivered to spends most time in hard irq, so the queue must switch to
+# threaded within FLOOD_SECS of the start and back to hard within
+# hold_ms + CALM_SECS of the end.  Moderate: autoq4, one queue per vCPU,
+# rate-limited I/O; no queue may switch.  fio verifies all data.
+. /selftests/guest/lib.sh
+. /selftests/guest/nvme.sh
+
+FLOOD_SECS=10 CALM_SECS=8
+ncpu=$(grep -c ^processor /proc/cpuinfo)
+c1=$(nvme_ctrl irqtest0) c4=$(nvme_ctrl autoq4)
+if [ -z "$c1" ] || [ -z "$c4" ]; then fail "controllers irqtest0 and autoq4"; exit 0; fi
+q1=$(nvme_ioqs "$c1")
+irq1=$(irq_of "$q1")
+f1=/proc/irq/$irq1/$q1/threaded
+cpu1=$(cat "/proc/irq/$irq1/effective_affinity_list")
+diag "auto: thresholds high $(cat /sys/module/irq_auto/parameters/high_pct)% low $(cat /sys/module/irq_auto/parameters/low_pct)% share $(cat /sys/module/irq_auto/parameters/share_pct)% hold $(cat /sys/module/irq_auto/parameters/hold_ms) ms period $(cat /sys/module/irq_auto/parameters/period_ms) ms"
+
+# irq_pct CPU: hard irq share of CPU since the last call (from /proc/stat).
+irq_pct() {
+	set -- $(awk -v c="cpu$1" '$1 == c { t = 0; for (i = 2; i <= NF; i++) t += $i; print $7, t }' /proc/stat)
+	eval "p0=\${irqp_$cpu_k:-$1} t0=\${irqt_$cpu_k:-$2}"
+	awk -v p="$(($1 - p0))" -v t="$(($2 - t0))" 'BEGIN { printf "%d\n", (t > 0 ? 100 * p / t : 0) }'
+	eval "irqp_$cpu_k=$1 irqt_$cpu_k=$2"
+}
+switches() { dmesg | grep -c "($1): auto:"; }
+
+if ! echo auto >"$f1" 2>/tmp/auto.err; then
+	fail "echo auto >$f1 ($(cat /tmp/auto.err))"
+	exit 0
+fi
+expect_eq "$q1 reads back hard mode, automatic" "$(cat "$f1")" "0 auto"
+
+# 1. Calm: stays hard.
+sleep 3
+expect_eq "calm: $q1 stays in hard mode" "$(cat "$f1")" "0 auto"
+
+# 2. Flood through one queue; watch the mode every 0.2 s.
+cpu_k=a; irq_pct "$cpu1" >/dev/null
+fio --name=flood --filename="/dev/${c1}n1" --rw=randwrite --bs=4k --size=8M \
+	--offset_increment=8M --numjobs="$ncpu" --cpus_allowed="0-$((ncpu - 1))" \
+	--cpus_allowed_policy=split --ioengine=libaio --direct=1 --iodepth=32 \
+	--verify=crc32c --do_verify=1 --verify_fatal=1 --group_reporting \
+	--loops=4 >/tmp/flood.log 2>&1 &
+fio_pid=$!
+t0=$(uptime_ticks) thr_at= samples=
+while kill -0 $fio_pid 2>/dev/null; do
+	m=$(cat "$f1")
+	[ -z "$thr_at" ] && [ "$m" = "1 auto" ] && thr_at=$(($(uptime_ticks) - t0))
+	usleep 200000
+done
+wait $fio_pid; rc=$?
+t1=$(uptime_ticks)
+flood_pct=$(irq_pct "$cpu1")
+diag "flood: CPU $cpu1 in hard irq $flood_pct% over $(((t1 - t0) / 100)) s; $(grep -o 'IOPS=[^,]*' /tmp/flood.log | tr '\n' ' ')"
+diag "$(dmesg | grep "($q1): auto:" | tail -3)"
+check "flood: fio wrote and verified through $q1" [ $rc = 0 ]
+check "flood: $q1 went threaded within $FLOOD_SECS s (after $((${thr_at:-99999} / 100)).$((${thr_at:-0} % 100)) s)" \
+	[ -n "$thr_at" ] && [ "$thr_at" -le $((FLOOD_SECS * 100)) ]
+# 3. Flood over: back to hard.
+t0=$(uptime_ticks) hard_at=
+while [ $(($(uptime_ticks) - t0)) -lt $(( (2 + CALM_SECS) * 100)) ]; do
+	[ "$(cat "$f1")" = "0 auto" ] && { hard_at=$(($(uptime_ticks) - t0)); break; }
+	usleep 200000
+done
+check "calm again: $q1 back in hard mode within $((2 + CALM_SECS)) s (after $((${hard_at:-99999} / 100)) s)" [ -n "$hard_at" ]
+n1=$(switches "$q1")
+check "flood: $n1 switches of $q1 (2 to 4: there and back)" [ "$n1" -ge 2 ] && [ "$n1" -le 4 ]
+
+# 4. Moderate load on per-vCPU queues: no switch.  The verify pattern is
+# written first, in hard mode (fio's verify reads after writing are not
+# rate-limited); then rate-limited random reads check it, in auto mode.
+fio --name=fill --filename="/dev/${c4}n1" --rw=write --bs=4k --size=16M \
+	--ioengine=libaio --direct=1 --iodepth=8 --verify=crc32c --do_verify=0 \
+	>/tmp/fill.log 2>&1
+check "moderate: fio wrote the verify pattern" [ $? = 0 ]
+for q in $(nvme_ioqs "$c4"); do echo auto >"/proc/irq/$(irq_of "$q")/$q/threaded"; done
+s0=0; for q in $(nvme_ioqs "$c4"); do s0=$((s0 + $(switches "$q"))); done
+fio --name=moderate --filename="/dev/${c4}n1" --rw=randread --bs=4k --size=16M \
+	--numjobs="$ncpu" --cpus_allowed="0-$((ncpu - 1))" --cpus_allowed_policy=split \
+	--ioengine=libaio --direct=1 --iodepth=4 --rate_iops=100 \
+	--verify=crc32c --verify_fatal=1 --group_reporting \
+	--runtime=15 --time_based >/tmp/moderate.log 2>&1
+rc=$?
+s1=0 modes=
+for q in $(nvme_ioqs "$c4"); do
+	s1=$((s1 + $(switches "$q")))
+	modes="$modes$(cat "/proc/irq/$(irq_of "$q")/$q/threaded" | tr ' ' '-') "
+done
+diag "moderate: $(grep -o 'IOPS=[^,]*' /tmp/moderate.log | tr '\n' ' ')"
+if [ $rc = 0 ] && ! grep -qE "verify failed|bad magic|bad header|err= *[1-9]" /tmp/moderate.log; then
+	pass "moderate: fio read and verified through $(nvme_ioqs "$c4" | wc -l) queues at 100 IOPS per vCPU"
+else
+	fail "moderate: fio read and verified through $(nvme_ioqs "$c4" | wc -l) queues at 100 IOPS per vCPU (exit $rc)"
+	diag "$(tail -15 /tmp/moderate.log)"
+fi
+expect_eq "moderate: no queue switched" $((s1 - s0)) 0
+expect_eq "moderate: all queues hard, automatic" "$modes" "$(for q in $(nvme_ioqs "$c4"); do printf '0-auto '; done)"
+
+# 5. Writing a mode ends auto mode.
+echo 0 >"$f1"
+expect_eq "echo 0 ends auto mode" "$(cat "$f1")" 0
+nerr=$(dmesg | grep -cE 'nvme.*(timeout|reset|I/O error|abort)')
+expect_eq "no nvme timeouts, resets or I/O errors" "$nerr" 0
