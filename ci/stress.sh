@@ -9,15 +9,16 @@
 #                           stress-inject/*.patch (a git worktree in
 #                           $BUILD/inject/linux): passes when the stress run
 #                           FAILS, and prints what caught the bug
+#   ci/stress.sh inject-kernel   only build that kernel
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 SCENARIO=${STRESS_SCENARIO:-stress}
 mode=${1:-run}
-case $mode in run | kernel | inject) ;; *) die "usage: ci/stress.sh [kernel|inject]" ;; esac
+case $mode in run | kernel | inject | inject-kernel) ;; *) die "usage: ci/stress.sh [kernel|inject|inject-kernel]" ;; esac
 start=$(date +%s)
 
-if [ "$mode" = inject ]; then
+if [ "${mode%-kernel}" = inject ]; then
 	# Laid out like $BUILD/linux and $BUILD/debug/obj, so that ccache
 	# (CCACHE_BASEDIR) reuses the debug build's objects.
 	wt=$BUILD/inject/linux
@@ -52,7 +53,7 @@ fi
 KOUT=$DEBUG_KOUT EXTRA_FRAGMENTS="$(ls "$TOP"/kconfig-fragments/debug/*.config | tr '\n' ' ')" \
 	"$TOP/ci/kernel.sh"
 note "debug kernel ready after $(($(date +%s) - start)) s"
-[ "$mode" = kernel ] && exit 0
+case $mode in *kernel) exit 0 ;; esac
 
 rc=0
 KERNEL=$DEBUG_KOUT/arch/x86/boot/bzImage LOGDIR=$LOGDIR \
@@ -62,7 +63,7 @@ echo "=== stress counts (from $tap):"
 sed -n 's/^# stress counts: //p' "$tap" | tr ' ' '\n' | grep . | sed 's/^/    /' ||
 	echo "    none: the guest did not get to the end (see above)"
 secs=$(($(date +%s) - start))
-if [ "$mode" = inject ]; then
+if [ "${mode%-kernel}" = inject ]; then
 	if [ $rc = 0 ]; then
 		echo "=== make stress-inject: FAILED: the stress run passed with the injected bug (${secs} s)"
 		exit 1

@@ -35,12 +35,10 @@ irq_of() {
 irq_thread_pid() {
 	full=$(printf 'irq/%s-%s' "$1" "$2")
 	want=$(printf '%s' "$full" | cut -c1-15)
-	for c in /proc/[0-9]*/comm; do
-		comm=$(cat "$c" 2>/dev/null)
-		[ "$comm" = "$full" ] || [ "$comm" = "$want" ] || continue
-		p=${c#/proc/}; echo "${p%/comm}"; return 0
-	done
-	return 1
+	# One grep over all comm files: a fork per process is slow under TCG.
+	c=$(grep -lxF -e "$full" -e "$want" /proc/[0-9]*/comm 2>/dev/null | head -n1)
+	[ -n "$c" ] || return 1
+	c=${c#/proc/}; echo "${c%/comm}"
 }
 cpus_allowed() { awk '/^Cpus_allowed_list:/ { print $2 }' "/proc/$1/status"; }
 # The CPU a task last ran on (field 39 of /proc/PID/stat).

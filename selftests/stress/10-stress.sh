@@ -151,12 +151,13 @@ check_masks() {
 		# The thread picks up a new mask when it runs: make it run with a
 		# few reads from every online CPU of the mask.
 		i=0 got=
+		pid=$(irq_thread_pid "$irq" "$q")
 		while [ $i -lt 20 ]; do
 			for cpu in $cpus; do
 				taskset -c "$cpu" dd if="/dev/${c}n1" of=/dev/null bs=4k count=8 \
 					skip=$((i * 8)) iflag=direct 2>/dev/null
 			done
-			pid=$(irq_thread_pid "$irq" "$q")
+			[ -n "$pid" ] || pid=$(irq_thread_pid "$irq" "$q")
 			got=$(cpus_allowed "$pid" 2>/dev/null)
 			[ -n "$pid" ] && [ "$got" = "$aff" ] && break
 			usleep 100000; i=$((i + 1))
