@@ -24,11 +24,14 @@ COUNTS=${COUNTS:-$BUILD/results/vmtest.counts}
 QEMU=${QEMU:-qemu-system-x86_64}
 
 # Kernel splats: any of these in the console fails the boot.
+# (Not the bare word lockdep: a lockdep kernel says "RCU lockdep checking
+# is enabled" at boot.)
 SPLAT='BUG:|WARNING:|Oops|Kernel panic|general protection fault|Call Trace:|'\
 'possible recursive locking|possible circular locking|inconsistent lock state|'\
-'lockdep|soft lockup|hard LOCKUP|rcu: INFO|rcu_.* detected stalls|self-detected stall|'\
+'lockdep is turned off|DEBUG_LOCKS_WARN_ON|suspicious RCU usage|ODEBUG:|'\
+'soft lockup|hard LOCKUP|rcu: INFO|rcu_.* detected stalls|self-detected stall|'\
 'blocked for more than|UBSAN:|KASAN:|kmemleak:.*new suspected|list_add corruption|'\
-'list_del corruption|nvme.*timeout|nvme.*resetting controller'
+'list_del corruption|Poison overwritten|nvme.*timeout|nvme.*resetting controller'
 
 [ $# -gt 0 ] || die "usage: ci/vm.sh SCENARIO... (one of: $(cd "$TOP/selftests" && ls -d */vm.conf | sed 's|/vm.conf||' | tr '\n' ' '))"
 [ -f "$KERNEL" ] || die "no kernel at $KERNEL: run 'make kernel'"
