@@ -83,7 +83,7 @@ bench-kernel: tree
 # The debug kernel (kconfig-fragments/debug/) in $(BUILD)/debug/obj, and the
 # full stress scenario on it: 10,000 toggles under verified I/O, CPU
 # hotplug, unbind/bind, e1000e under traffic, fuzz, kmemleak.
-stress: tree initramfs
+stress: kernel initramfs
 	ci/stress.sh
 
 stress-kernel: tree

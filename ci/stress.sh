@@ -1,7 +1,9 @@
 #!/bin/bash
 # make stress: build the debug kernel (the guest fragments plus
 # kconfig-fragments/debug/*.config: lockdep, KASAN, kmemleak, ...) in its
-# own output directory and boot the full stress scenario on it.
+# own output directory and boot the stress scenario on it (counts that fit
+# the debug kernel), then the same scenario with the full counts (10,000
+# toggles) on the test kernel ($KOUT; STRESS_FULL_SCENARIO= skips it).
 #
 #   ci/stress.sh            build if needed, boot, print the counts
 #   ci/stress.sh kernel     only build the debug kernel
@@ -43,8 +45,9 @@ if [ "${mode%-kernel}" = inject ]; then
 	export KTREE=$wt
 	DEBUG_KOUT=$BUILD/inject/debug/obj
 	LOGDIR=$BUILD/vm-inject
-	# Smaller counts: the run only has to catch the bug.
-	export KARGS_EXTRA=${STRESS_INJECT_KARGS:-stress.toggles=3000 stress.hotplug=2 stress.rebinds=1 stress.net_toggles=200 stress.fuzz=100 stress.secs=900}
+	# The same counts as the debug boot of 'make stress' (which passes
+	# without the bug), unless STRESS_INJECT_KARGS overrides them.
+	export KARGS_EXTRA=${STRESS_INJECT_KARGS:-}
 else
 	DEBUG_KOUT=${DEBUG_KOUT:-$BUILD/debug/obj}
 	LOGDIR=$BUILD/vm-stress
@@ -55,13 +58,25 @@ KOUT=$DEBUG_KOUT EXTRA_FRAGMENTS="$(ls "$TOP"/kconfig-fragments/debug/*.config |
 note "debug kernel ready after $(($(date +%s) - start)) s"
 case $mode in *kernel) exit 0 ;; esac
 
+# counts TAPFILE: the counts the guest printed at its end.
+counts() {
+	sed -n 's/^# stress counts: //p' "$1" | tr ' ' '\n' | grep . | sed 's/^/    /' ||
+		echo "    none: the guest did not get to the end (see above)"
+}
 rc=0
 KERNEL=$DEBUG_KOUT/arch/x86/boot/bzImage LOGDIR=$LOGDIR \
 	COUNTS=$BUILD/results-stress/$mode.counts "$TOP/ci/vm.sh" "$SCENARIO" 2>&1 | tee "$LOGDIR.log" || rc=1
-tap=$LOGDIR/$SCENARIO/tap.txt
-echo "=== stress counts (from $tap):"
-sed -n 's/^# stress counts: //p' "$tap" | tr ' ' '\n' | grep . | sed 's/^/    /' ||
-	echo "    none: the guest did not get to the end (see above)"
+echo "=== stress counts, debug kernel ($SCENARIO):"
+counts "$LOGDIR/$SCENARIO/tap.txt"
+# The full counts on the test kernel (a second boot; not for inject).
+if [ "$mode" = run ] && [ -n "${STRESS_FULL_SCENARIO-stress-10k}" ]; then
+	full=${STRESS_FULL_SCENARIO:-stress-10k}
+	[ -f "$KOUT/arch/x86/boot/bzImage" ] || die "no test kernel at $KOUT: run 'make kernel'"
+	LOGDIR=$LOGDIR COUNTS=$BUILD/results-stress/full.counts "$TOP/ci/vm.sh" "$full" 2>&1 |
+		tee "$LOGDIR-full.log" || rc=1
+	echo "=== stress counts, test kernel ($full):"
+	counts "$LOGDIR/$full/tap.txt"
+fi
 secs=$(($(date +%s) - start))
 if [ "${mode%-kernel}" = inject ]; then
 	if [ $rc = 0 ]; then
