@@ -84,7 +84,8 @@ if [ "${mode%-kernel}" = inject ]; then
 		exit 1
 	fi
 	echo "=== make stress-inject: passed: the stress run caught the injected bug (${secs} s); what failed:"
-	grep -E '^  not ok|^  \| ' "$LOGDIR.log" | head -40
+	grep -E '^ +not ok|^  \| ' "$LOGDIR.log" | head -40 || true
+	grep -h -A5 'EXPECTATION FAILED' "$LOGDIR"/*/console.log 2>/dev/null | head -20 || true
 	exit 0
 fi
 echo "=== make stress: $([ $rc = 0 ] && echo passed || echo FAILED) in ${secs} s"
