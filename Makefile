@@ -28,13 +28,13 @@ DEMO_SCENARIO ?= nvme-irq-affinity
 export BUILD KERNEL_SRC KOUT PROJECT_NAME PROJECT_EMAIL CCACHE_DIR ACCEL
 
 .PHONY: all demo deps tree export config kernel initramfs vmtest check test \
-	bench bench-kernel stress stress-kernel stress-inject send cocci vmtest-base clean distclean help
+	bench bench-kernel stress stress-kernel stress-rt stress-inject send cocci kunit vmtest-base clean distclean help
 
 all: demo
 
 help:
 	@sed -n 's/^#   //p' Makefile
-	@echo "targets: deps tree export config kernel initramfs vmtest check test bench stress send cocci vmtest-base clean distclean"
+	@echo "targets: deps tree export config kernel initramfs vmtest check test bench stress send cocci kunit vmtest-base clean distclean"
 
 deps:
 	ci/deps.sh
@@ -68,6 +68,11 @@ vmtest: kernel initramfs
 send: tree
 	ci/send.sh
 
+# The KUnit suites with tools/testing/kunit/kunit.py run --arch=x86_64
+# (a kernel of its own in build/kunit; not part of make test).
+kunit: tree
+	ci/kunit.sh
+
 # Coccinelle alone (also a column of make check; ~2.5 min).
 cocci:
 	ci/cocci.sh
@@ -82,12 +87,18 @@ bench-kernel: tree
 
 # The debug kernel (kconfig-fragments/debug/) in $(BUILD)/debug/obj, and the
 # full stress scenario on it: 10,000 toggles under verified I/O, CPU
-# hotplug, unbind/bind, e1000e under traffic, fuzz, kmemleak.
+# hotplug, unbind/bind, e1000e under traffic, fuzz, kmemleak; then the
+# PREEMPT_RT boot (STRESS_RT=0 leaves it out).
 stress: kernel initramfs
 	ci/stress.sh
 
 stress-kernel: tree
 	ci/stress.sh kernel
+
+# The PREEMPT_RT kernel (kconfig-fragments/rt/) in $(BUILD)/rt/obj and the
+# rt scenario on it (also the last boot of make stress).
+stress-rt: tree initramfs
+	ci/stress.sh rt
 
 # The stress run on the series plus the bug in stress-inject/: passes when
 # the stress run catches it.
@@ -116,7 +127,7 @@ vmtest-base: deps initramfs
 		LOGDIR=$(BUILD)/vm-base ci/vm.sh $(DEMO_SCENARIO)
 
 clean:
-	rm -rf $(KOUT) $(BUILD)/obj-base $(BUILD)/debug $(BUILD)/inject $(BUILD)/vm $(BUILD)/vm-base $(BUILD)/vm-stress $(BUILD)/vm-inject \
+	rm -rf $(KOUT) $(BUILD)/kunit $(BUILD)/obj-base $(BUILD)/debug $(BUILD)/rt $(BUILD)/vm-rt $(BUILD)/inject $(BUILD)/vm $(BUILD)/vm-base $(BUILD)/vm-stress $(BUILD)/vm-inject \
 		$(BUILD)/results $(BUILD)/results-stress \
 		$(BUILD)/initramfs.cpio
 

@@ -31,6 +31,10 @@ mapfile -t files < <(series_files)
 [ ${#files[@]} -gt 0 ] || die "series is empty"
 logdir=$BUILD/check; rm -rf "$logdir"; mkdir -p "$logdir"
 declare -A res
+# The stages log to $logdir; their progress lines go to the terminal.
+exec 3>&2
+export PROGRESS_T0=${PROGRESS_T0:-$(date +%s)}
+progress "check: ${#files[@]} patches; apply, checkpatch, format, maintainers"
 
 idx=$(mktemp); trap 'rm -f "$idx"' EXIT
 GIT_INDEX_FILE=$idx git -C "$KTREE" read-tree "$BASE_REF"
@@ -43,8 +47,11 @@ for p in "${files[@]}"; do
 	else res[$b,apply]=FAIL; broken=1; fi
 done
 "$TOP/ci/series-format.py" "${files[@]}" >"$logdir/series.format" 2>&1
+k=0
 for p in "${files[@]}"; do
 	b=$(basename "$p")
+	k=$((k + 1))
+	progress "check: checkpatch --strict, maintainers: patch $k/${#files[@]}"
 	"$TOP/ci/checkpatch.sh" "$p" >"$logdir/$b.checkpatch" 2>&1 && res[$b,checkpatch]=ok || res[$b,checkpatch]=FAIL
 	"$TOP/ci/maintainers.sh" "$p" >"$logdir/$b.maintainers" 2>&1 && res[$b,maintainers]=ok || res[$b,maintainers]=FAIL
 	grep -q "^ok     $b" "$logdir/series.format" && res[$b,format]=ok || res[$b,format]=FAIL
@@ -61,6 +68,7 @@ column() {
 		res[$(basename "$p"),$1]=${r:-FAIL}
 	done
 }
+progress "check: kernel-doc, kselftest hygiene"
 "$TOP/ci/kerneldoc.sh" >"$logdir/kerneldoc.log" 2>&1
 "$TOP/ci/selftest-hygiene.sh" >"$logdir/hygiene.log" 2>&1
 column kernel-doc "$BUILD/check/kerneldoc.result"
@@ -69,6 +77,7 @@ if [ "${NO_COCCI:-0}" = 1 ]; then
 	note "NO_COCCI=1: Coccinelle left out (counted as skipped)"
 	for p in "${files[@]}"; do res[$(basename "$p"),cocci]=skip; done
 else
+	progress "check: Coccinelle (about 3 min)"
 	"$TOP/ci/cocci.sh" >"$logdir/cocci.log" 2>&1
 	column cocci "$BUILD/check/cocci.result"
 fi
@@ -76,6 +85,7 @@ if [ "${NO_PATCH_BUILD:-0}" = 1 ]; then
 	note "NO_PATCH_BUILD=1: per-patch builds left out (counted as skipped)"
 	for p in "${files[@]}"; do res[$(basename "$p"),build]=skip; done
 else
+	progress "check: build of every patch with W=1 C=1"
 	"$TOP/ci/patch-build.sh" >"$logdir/patch-build.log" 2>&1
 	column build "$BUILD/check/patch-build.result"
 fi

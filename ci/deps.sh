@@ -1,20 +1,80 @@
 #!/bin/bash
 # Install the Debian packages the project needs; skip what is present.
+#
+# The kernel base is Debian's linux-source-7.3 from trixie-backports.  It is
+# fetched with a side apt configuration ($DEPS/apt: its own sources list,
+# package lists and cache) and unpacked with dpkg-deb -x into $DEPS: nothing
+# of the system's apt sources changes and no other package is upgraded.
+# Sparse: 7.3's scripts/checker-valid.sh refuses Debian 12's sparse 0.6.4
+# ("sparse is not available or not up to date", and C=1 then checks
+# nothing), so sid's 0.6.5~rc1 source package is built into $DEPS/sparse.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-PKGS=(linux-source-6.12 build-essential gcc make git perl python3 xz-utils
-	flex bison bc libelf-dev libssl-dev cpio rsync ccache kmod
-	qemu-system-x86 busybox-static fio sparse coccinelle b4 python3-ply git-email gnuplot-nox)
+PKGS=(build-essential gcc make git perl python3 xz-utils binutils
+	flex bison bc libelf-dev libssl-dev cpio rsync ccache kmod dwarves
+	qemu-system-x86 busybox-static fio sparse coccinelle b4 python3-ply git-email
+	gnuplot-nox dpkg-dev libxml2-dev pkg-config)
 missing=()
 for p in "${PKGS[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
 done
+SUDO=; [ "$(id -u)" = 0 ] || SUDO=sudo
 if [ ${#missing[@]} = 0 ]; then
 	note "deps: all ${#PKGS[@]} packages present"
-	exit 0
+else
+	note "deps: installing ${missing[*]}"
+	$SUDO apt-get update -q
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"
 fi
-note "deps: installing ${missing[*]}"
-SUDO=; [ "$(id -u)" = 0 ] || SUDO=sudo
-$SUDO apt-get update -q
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"
+
+# The side apt configuration: trixie-backports for the kernel source, sid's
+# sources for sparse.  Only 'download' and 'source --download-only' use it.
+APT=$DEPS/apt
+side_apt() {
+	mkdir -p "$APT/lists/partial" "$APT/cache/archives/partial"
+	cat >"$APT/sources.list" <<-EOF
+	deb http://deb.debian.org/debian trixie-backports main
+	deb-src http://deb.debian.org/debian sid main
+	EOF
+	APT_OPTS=(-o Dir::Etc::SourceList="$APT/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o Dir::State::Lists="$APT/lists" -o Dir::Cache="$APT/cache"
+		-o Dir::State::status=/var/lib/dpkg/status -o Debug::NoLocking=1
+		-o APT::Sandbox::User=root)
+	if [ ! -f "$APT/updated" ]; then
+		note "deps: apt-get update of the side sources (trixie-backports, sid deb-src)"
+		apt-get "${APT_OPTS[@]}" update -q >"$APT/update.log" 2>&1 ||
+			{ cat "$APT/update.log" >&2; die "apt-get update of the side sources failed"; }
+		touch "$APT/updated"
+	fi
+}
+
+if [ ! -f "$BASE_TARBALL" ]; then
+	side_apt
+	mkdir -p "$DEPS/deb"
+	note "deps: downloading $BASE_PKG=$BASE_VERSION from trixie-backports"
+	(cd "$DEPS/deb" && apt-get "${APT_OPTS[@]}" download -q "$BASE_PKG=$BASE_VERSION") ||
+		die "could not download $BASE_PKG=$BASE_VERSION (see 'apt-cache policy $BASE_PKG' with the side sources in $APT)"
+	rm -rf "$DEPS/deb/x"
+	dpkg-deb -x "$DEPS/deb/${BASE_PKG}_${BASE_VERSION}_all.deb" "$DEPS/deb/x"
+	mv "$DEPS/deb/x/usr/src/$BASE_PKG.tar.xz" "$BASE_TARBALL.tmp"
+	echo "$BASE_VERSION" >"$BASE_TARBALL.version"
+	mv "$BASE_TARBALL.tmp" "$BASE_TARBALL"
+	rm -rf "$DEPS/deb"
+fi
+note "deps: base $BASE_TARBALL ($(cat "$BASE_TARBALL.version"))"
+
+if ! "$SPARSE" --version >/dev/null 2>&1; then
+	side_apt
+	rm -rf "$DEPS/sparse-src"
+	mkdir -p "$DEPS/sparse-src"
+	note "deps: building sparse $SPARSE_VERSION from sid's source package"
+	(cd "$DEPS/sparse-src" && apt-get "${APT_OPTS[@]}" source -q --download-only "sparse=$SPARSE_VERSION" >/dev/null &&
+		dpkg-source -x --no-check ./*.dsc src >/dev/null &&
+		make -s -C src -j"$JOBS" CC=gcc sparse >build.log 2>&1) ||
+		die "could not build sparse $SPARSE_VERSION (log: $DEPS/sparse-src/build.log)"
+	mkdir -p "$(dirname "$SPARSE")"
+	cp "$DEPS/sparse-src/src/sparse" "$SPARSE"
+	rm -rf "$DEPS/sparse-src"
+fi
+note "deps: sparse $SPARSE_VERSION from sid's source ($SPARSE; it reports $("$SPARSE" --version))"

@@ -17,8 +17,10 @@ kdoc_at() { # kdoc_at COMMIT FILE DIR -> warnings, line numbers dropped
 	local c=$1 f=$2 d=$tmp/$3
 	mkdir -p "$d"
 	git -C "$KTREE" show "$c:$f" >"$d/$(basename "$f")" 2>/dev/null || return 0
-	(cd "$d" && perl "$KTREE/scripts/kernel-doc" -none -Wall "$(basename "$f")" 2>&1) |
-		sed -E 's/:[0-9]+:/:/' | sort -u
+	# 7.3's kernel-doc is Python ("Warning: file.c:123 ..."), older ones
+	# Perl ("file.c:123: warning: ..."): drop the line number of both.
+	(cd "$d" && "$KTREE/scripts/kernel-doc" -none -Wall "$(basename "$f")" 2>&1) |
+		sed -E 's/:[0-9]+:/:/; s/^(Warning: [^ :]+):[0-9]+ /\1 /' | sort -u
 }
 
 for c in "${commits[@]}"; do

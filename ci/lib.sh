@@ -13,8 +13,31 @@ SERIES_BRANCH=${SERIES_BRANCH:-irq-thread-affinity}
 PROJECT_NAME=${PROJECT_NAME:-Threadable IRQ Project}
 PROJECT_EMAIL=${PROJECT_EMAIL:-threadable-irq@example.org}
 JOBS=${JOBS:-$(nproc)}
+# Downloads and tools built from source, shared by every clone on the machine.
+DEPS=${DEPS:-$HOME/.cache/irq-series-deps}
+# The base: Debian's linux-source-7.3 from trixie-backports (mainline 7.3.4
+# with Debian's patches), unpacked with dpkg-deb -x.
+BASE_PKG=${BASE_PKG:-linux-source-7.3}
+BASE_VERSION=${BASE_VERSION:-7.3.4-1~bpo13+1}
+BASE_TARBALL=${BASE_TARBALL:-$DEPS/$BASE_PKG-$BASE_VERSION.tar.xz}
+# sparse new enough for 7.3's scripts/checker-valid.sh (built by ci/deps.sh).
+SPARSE_VERSION=${SPARSE_VERSION:-0.6.5~rc1-2}
+SPARSE=${SPARSE:-$DEPS/bin/sparse}
 
 die() { echo "error: $*" >&2; exit 1; }
+# progress MSG: a line for the user's terminal from a long stage whose own
+# output goes to a log (ci/check.sh opens fd 3 on the terminal), with the
+# time since the stage began.
+# PROGRESS_T0 (epoch seconds, exported by the stage) keeps one clock across
+# the stage's scripts.
+progress() {
+	local t=$(($(date +%s) - ${PROGRESS_T0:-$(date +%s)}))
+	if { true >&3; } 2>/dev/null; then
+		printf '>>> [%dm%02ds] %s\n' $((t / 60)) $((t % 60)) "$*" >&3
+	else
+		printf '>>> [%dm%02ds] %s\n' $((t / 60)) $((t % 60)) "$*" >&2
+	fi
+}
 note() { echo ">>> $*" >&2; }
 
 # patch_result RESULTS N COMMIT ok|FAIL [DETAILS]: one line per patch for a

@@ -33,7 +33,12 @@ mkdir -p "$obj"
 cp "$KOUT/.config" "$obj/.config"
 export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
 export CCACHE_BASEDIR=$wt CCACHE_NOHASHDIR=1
-KMAKE=(make -C "$wt" O="$obj" -j"$JOBS" CC="ccache gcc" KBUILD_BUILD_TIMESTAMP=@0)
+KMAKE=(make -C "$wt" O="$obj" -j"$JOBS" CC="ccache gcc" KBUILD_BUILD_TIMESTAMP=@0 CHECK="$SPARSE")
+# C=1 with a sparse that scripts/checker-valid.sh refuses prints one line
+# and checks nothing: refuse to go on blind.
+"$SPARSE" --version >/dev/null 2>&1 || die "no sparse at $SPARSE: run 'make deps'"
+sh "$KTREE/scripts/checker-valid.sh" "$SPARSE" 2>/dev/null | grep -qx 1 ||
+	die "$KTREE/scripts/checker-valid.sh refuses $SPARSE ($("$SPARSE" --version)): C=1 would check nothing"
 
 # dirs_of COMMIT: the build targets for what COMMIT touches.
 dirs_of() {
@@ -62,6 +67,12 @@ build_at() {
 	done
 	"${KMAKE[@]}" W=1 C=1 "${targets[@]}" >"$log.full" 2>&1
 	local rc=$?
+	# sparse must have looked at the files it rebuilt
+	if grep -q 'sparse is not available\|not up to date' "$log.full" ||
+	   { grep -q '^  CC ' "$log.full" && ! grep -q '^  CHECK ' "$log.full"; }; then
+		echo "sparse did not run (see $log.full)" >"$log"
+		return 1
+	fi
 	grep -E '(warning|error):' "$log.full" | sed -E 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/' | sort -u >"$log"
 	return $rc
 }
@@ -75,6 +86,7 @@ for i in "${!commits[@]}"; do
 	c=${commits[$i]}
 	subj=$(git -C "$KTREE" log -1 --format=%s "$c")
 	mapfile -t targets < <(dirs_of "$c")
+	progress "patch-build: patch $n/${#commits[@]} ${targets[*]:-(no C code)}"
 	if [ ${#targets[@]} = 0 ]; then
 		echo "ok     $n $subj (no C code touched)"
 		echo "$n ok" >>"$BUILD/check/patch-build.result"

@@ -1,20 +1,42 @@
 #!/bin/bash
-# Prepare the series for mailing: format-patch with a cover letter (from
-# cover-letter.txt, with the latest bench table) and base information, To/Cc
-# from get_maintainer.pl, and a 'git send-email --dry-run'.  Nothing is
-# sent unless SEND=1 is given explicitly; then git send-email asks again.
+# Prepare version $SERIES_VERSION of the series for mailing, two ways:
+#
+#   b4          a b4 prep branch (b4/irq-series, in the worktree $BUILD/b4)
+#               with the cover letter from cover-letter.txt, To/Cc from
+#               get_maintainer.pl (b4 prep --auto-to-cc), and
+#               'b4 send -o $BUILD/mail/b4' (writes the mails, sends
+#               nothing).  Sending for real: cd $BUILD/b4 && b4 send.
+#   send-email  git format-patch with a cover letter and the same
+#               recipients in $BUILD/mail, and 'git send-email --dry-run'.
+#               SEND=1 really sends (git send-email asks again).
+#
+# Both say what the series is based on: Debian's linux-source-7.3 is
+# mainline 7.3.4 with Debian's patches; a KERNEL_SRC tree gives its own
+# base commit (base-commit: for the bots).  Nothing is mailed by a test.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 BASE_REF=refs/irq-series/base
+SERIES_VERSION=${SERIES_VERSION:-2}
+PREFIX="PATCH${SERIES_VERSION:+ v$SERIES_VERSION}"
+[ "$SERIES_VERSION" != 1 ] || PREFIX=PATCH
 out=${MAIL_DIR:-$BUILD/mail}
 rm -rf "$out"; mkdir -p "$out"
-base=$(git -C "$KTREE" rev-parse "$BASE_REF")
-kgit format-patch -q --cover-letter --thread --base="$base" \
-	--subject-prefix="${SUBJECT_PREFIX:-PATCH}" -o "$out" "$BASE_REF..HEAD"
+# The project identity for every git (and b4) command below, without
+# touching the config of a user's tree.
+export GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0="$PROJECT_NAME" \
+	GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1="$PROJECT_EMAIL"
 
-# Fill the cover letter: subject line, body, the bench table if one exists.
-cover=$(ls "$out"/0000-cover-letter.patch)
+if [ -z "${KERNEL_SRC:-}" ]; then
+	based_on="Based on Linux 7.3.4 as Debian packages it ($BASE_PKG
+$(cat "$BASE_TARBALL.version" 2>/dev/null || echo "$BASE_VERSION"): mainline 7.3.4 plus Debian's patches)."
+	base_opt=()
+else
+	based_on="Based on $(git -C "$KTREE" describe --tags --always "$BASE_REF" 2>/dev/null || git -C "$KTREE" rev-parse --short "$BASE_REF")."
+	base_opt=(--base="$(git -C "$KTREE" rev-parse "$BASE_REF")")
+fi
+
+# The cover letter: subject, body with the bench tables and the base.
 bench="(run 'make bench' for the tables)"
 if [ -s "$BUILD/bench/nvme.csv" ] || [ -s "$BUILD/bench/irq-round-trip.csv" ]; then
 	bench=
@@ -27,18 +49,18 @@ $(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	[ -s "$BUILD/bench/irq-round-trip.csv" ] && bench+="Interrupt round trip on a fake chip:
 $(awk -F, '{ printf "  %-10s %-11s %-11s %s\n", $1, $2, $3, $4 }' "$BUILD/bench/irq-round-trip.csv")"
 fi
-python3 - "$cover" "$TOP/cover-letter.txt" "$bench" <<'PY'
+python3 - "$TOP/cover-letter.txt" "$bench" "$based_on" >"$out/cover.txt" <<'PY'
 import sys
-cover, tmpl, bench = sys.argv[1], sys.argv[2], sys.argv[3]
-text = open(cover).read()
-subject, _, body = open(tmpl).read().partition("\n\n")
-body = body.replace("@BENCH@", bench)
-text = text.replace("*** SUBJECT HERE ***", subject.strip())
-text = text.replace("*** BLURB HERE ***", body.rstrip())
-open(cover, "w").write(text)
+tmpl, bench, based_on = sys.argv[1:4]
+text = open(tmpl).read().replace("@BENCH@", bench).replace("@BASE@", based_on)
+sys.stdout.write(text.rstrip() + "\n")
 PY
+subject=$(head -1 "$out/cover.txt")
+body=$(tail -n +3 "$out/cover.txt")
 
 # Recipients: maintainers and reviewers To, lists Cc, for the whole series.
+kgit format-patch -q --cover-letter --thread "${base_opt[@]}" \
+	--subject-prefix="$PREFIX" -o "$out" "$BASE_REF..HEAD"
 gm=(./scripts/get_maintainer.pl --nogit --nogit-fallback --no-rolestats --norolestats)
 mapfile -t pf < <(ls "$out"/[0-9]*.patch | grep -v '/0000-cover-letter.patch$')
 to=$(cd "$KTREE" && "${gm[@]}" --m --r --nol "${pf[@]}" | grep @ | sort -u | paste -sd, -)
@@ -46,14 +68,57 @@ cc=$(cd "$KTREE" && "${gm[@]}" --nom --nor --l "${pf[@]}" | grep @ | sort -u | p
 echo "To: $to" >"$out/recipients.txt"
 echo "Cc: $cc" >>"$out/recipients.txt"
 
+# 1. git send-email: fill format-patch's cover letter.
+cover=$out/0000-cover-letter.patch
+python3 - "$cover" "$subject" "$body" <<'PY'
+import sys
+cover, subject, body = sys.argv[1:4]
+text = open(cover).read()
+text = text.replace("*** SUBJECT HERE ***", subject).replace("*** BLURB HERE ***", body)
+open(cover, "w").write(text)
+PY
+grep -q "^Subject: \[$PREFIX 00/" "$cover" || die "cover letter subject is not [$PREFIX 00/..]"
 args=(--no-signed-off-by-cc --suppress-cc=self --to="$to" --cc="$cc"
 	--from="$PROJECT_NAME <$PROJECT_EMAIL>" --confirm=always)
 if [ "${SEND:-0}" = 1 ]; then
 	note "SEND=1: git send-email will now send $(ls "$out"/*.patch | wc -l) mails"
 	git send-email "${args[@]}" "$out"/*.patch
-else
-	git send-email --dry-run "${args[@]}" --smtp-server=/bin/false "$out"/*.patch \
-		>"$out/dry-run.txt" 2>&1 || { cat "$out/dry-run.txt"; die "git send-email --dry-run failed"; }
-	echo "Mails in $out ($(ls "$out"/*.patch | wc -l) files), recipients in $out/recipients.txt,"
-	echo "dry run in $out/dry-run.txt. Nothing was sent: 'make send SEND=1' sends."
+	exit 0
 fi
+git send-email --dry-run "${args[@]}" --smtp-server=/bin/false "$out"/*.patch \
+	>"$out/dry-run.txt" 2>&1 || { cat "$out/dry-run.txt"; die "git send-email --dry-run failed"; }
+
+# 2. b4: a prep branch in its own worktree, the cover letter in the
+# branch description, the mails written out by 'b4 send -o'.
+wt=$BUILD/b4
+git -C "$KTREE" worktree prune
+[ -d "$wt" ] || git -C "$KTREE" worktree add -q --detach "$wt" HEAD
+(
+	# b4 0.12 picks its web endpoint unless an SMTP server is configured:
+	# a server that cannot send, for 'b4 send -o'.
+	export GIT_CONFIG_COUNT=3 GIT_CONFIG_KEY_2=sendemail.smtpserver GIT_CONFIG_VALUE_2=/bin/false
+	cd "$wt"
+	git checkout -q -B b4/irq-series "$(git -C "$KTREE" rev-parse HEAD)"
+	git branch -f b4/base "$BASE_REF"
+	git config b4.prep-cover-strategy branch-description
+	# Enrolling again starts the series anew: the revision is forced below.
+	git config --remove-section "branch.b4/irq-series" 2>/dev/null || true
+	b4 prep -e b4/base >"$out/b4-prep.log" 2>&1
+	git config "branch.b4/irq-series.description" "$(cat "$out/cover.txt")"
+	b4 prep --force-revision "$SERIES_VERSION" >>"$out/b4-prep.log" 2>&1
+	b4 prep --auto-to-cc >>"$out/b4-prep.log" 2>&1
+	b4 send -o "$out/b4" --no-sign >>"$out/b4-send.log" 2>&1
+) || { cat "$out"/b4-*.log >&2; die "b4 prep/send -o failed (logs in $out)"; }
+# b4 0.12 writes base-commit as the fork point's parent, which the Debian
+# base (a root commit) does not have: say the base in words instead.
+sed -i '/^base-commit: /d' "$out"/b4/*.eml
+n=$(ls "$out"/b4/*.eml | wc -l)
+want=$((${#pf[@]} + 1))
+[ "$n" = "$want" ] || die "b4 wrote $n mails, want $want"
+grep -q "^Subject: \[$PREFIX 00/${#pf[@]}\]" "$out"/b4/0000-*.eml ||
+	die "b4's cover letter subject is not [$PREFIX 00/${#pf[@]}]"
+
+echo "Series v$SERIES_VERSION, ${#pf[@]} patches + cover letter; $based_on" | head -1
+echo "b4:         $n mails in $out/b4 (b4 send -o: nothing sent); to send: cd $wt && b4 send"
+echo "send-email: $(ls "$out"/*.patch | wc -l) files in $out, dry run in $out/dry-run.txt;"
+echo "            recipients in $out/recipients.txt. Nothing was sent: 'make send SEND=1' sends."

@@ -12,13 +12,36 @@
 #                           $BUILD/inject/linux): passes when the stress run
 #                           FAILS, and prints what caught the bug
 #   ci/stress.sh inject-kernel   only build that kernel
+#   ci/stress.sh rt         the PREEMPT_RT kernel (kconfig-fragments/rt/, in
+#                           $BUILD/rt/obj) and the rt scenario on it: nothing
+#                           switches, I/O raises no splat ('make stress'
+#                           runs it after the two stress boots)
+#   ci/stress.sh rt-kernel  only build the RT kernel
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 SCENARIO=${STRESS_SCENARIO:-stress}
 mode=${1:-run}
-case $mode in run | kernel | inject | inject-kernel) ;; *) die "usage: ci/stress.sh [kernel|inject|inject-kernel]" ;; esac
+case $mode in run | kernel | inject | inject-kernel | rt | rt-kernel) ;;
+*) die "usage: ci/stress.sh [kernel|inject|inject-kernel|rt|rt-kernel]" ;; esac
 start=$(date +%s)
+
+# rt_boot: build the PREEMPT_RT kernel and boot selftests/rt on it.
+rt_boot() {
+	local rkout=$BUILD/rt/obj r=0
+	KOUT=$rkout EXTRA_FRAGMENTS="$(ls "$TOP"/kconfig-fragments/rt/*.config | tr '\n' ' ')" \
+		"$TOP/ci/kernel.sh" || return 1
+	note "PREEMPT_RT kernel ready after $(($(date +%s) - start)) s"
+	[ "$mode" = rt-kernel ] && return 0
+	KERNEL=$rkout/arch/x86/boot/bzImage LOGDIR=$BUILD/vm-rt \
+		COUNTS=$BUILD/results-stress/rt.counts "$TOP/ci/vm.sh" rt 2>&1 | tee "$BUILD/vm-rt.log" || r=1
+	return $r
+}
+if [ "${mode%-kernel}" = rt ]; then
+	rc=0; rt_boot || rc=1
+	echo "=== make stress ($mode): $([ $rc = 0 ] && echo passed || echo FAILED) in $(($(date +%s) - start)) s"
+	exit $rc
+fi
 
 if [ "${mode%-kernel}" = inject ]; then
 	# Laid out like $BUILD/linux and $BUILD/debug/obj, so that ccache
@@ -76,6 +99,10 @@ if [ "$mode" = run ] && [ -n "${STRESS_FULL_SCENARIO-stress-10k}" ]; then
 		tee "$LOGDIR-full.log" || rc=1
 	echo "=== stress counts, test kernel ($full):"
 	counts "$LOGDIR/$full/tap.txt"
+fi
+# The PREEMPT_RT boot (not for inject).
+if [ "$mode" = run ] && [ "${STRESS_RT:-1}" = 1 ]; then
+	rt_boot || rc=1
 fi
 secs=$(($(date +%s) - start))
 if [ "${mode%-kernel}" = inject ]; then

@@ -9,8 +9,10 @@
 #   an undescribed parameter      -> ci/kerneldoc.sh fails
 #   a test not in Makefile/.gitignore -> ci/selftest-hygiene.sh fails
 #   a NULL check before kfree()   -> ci/cocci.sh fails that patch
+#   spatch without the guard macros -> ci/cocci.sh fails on the parse rate
 #   MAINTAINERS.snippet misordered -> ci/maintainers-snippet.sh fails
 #   a new W=1 warning             -> ci/patch-build.sh fails on that patch
+#   a new sparse-only warning     -> ci/patch-build.sh fails on that patch
 #                                    (SKIP_BUILD_CHECK=1 leaves it out)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -90,6 +92,12 @@ grep -q "^FAIL   $((n + 1)) " "$tmp/out" && ! grep -q "^FAIL   [0-9]* " <(grep -
 	result OK "cocci blames the patch that added the report, and only it" ||
 	result FAIL "cocci blames the patch that added the report, and only it"
 git -C "$bad" reset -q --hard HEAD~1
+# spatch 1.1 cannot parse scoped_guard(): without ci/cocci/macros.h it
+# skips a third of kernel/irq/manage.c, and the gate must say so.
+expect_fail "cocci fails when spatch cannot parse the touched files (no guard macros)" \
+	env KTREE="$bad" COCCI_SCRIPTS=free/ifnullfree.cocci COCCI_MACROS=/dev/null "$TOP/ci/cocci.sh"
+grep -q "spatch parses .*% of kernel/irq/manage.c (base .*the check cannot see the code" "$tmp/out" && result OK "cocci names the file it cannot parse" ||
+	result FAIL "cocci names the file it cannot parse"
 
 if [ "${SKIP_BUILD_CHECK:-0}" = 1 ]; then
 	echo "skip   patch-build fails a patch that adds a W=1 warning (SKIP_BUILD_CHECK=1)"
@@ -105,6 +113,15 @@ else
 		env KTREE="$BUILD/linux-bad" "$TOP/ci/patch-build.sh" $((n + 1))
 	grep -q "irq_series_unused_demo" "$tmp/out" && result OK "patch-build names the new warning" ||
 		result FAIL "patch-build names the new warning"
+	# A warning only sparse gives (gcc 12 has no -Wmissing-variable-declarations):
+	# proves C=1 really runs sparse on 7.3 (scripts/checker-valid.sh).
+	git -C "$bad" reset -q --hard HEAD~1
+	printf '\nint irq_series_sparse_demo;\n' >>"$BUILD/linux-bad/kernel/irq/proc.c"
+	KTREE=$BUILD/linux-bad kgit commit -q -a -s -m "genirq: Add a sparse warning on purpose" -m "Test of ci/patch-build.sh."
+	expect_fail "patch-build fails a patch that adds a sparse-only warning" \
+		env KTREE="$BUILD/linux-bad" "$TOP/ci/patch-build.sh" $((n + 1))
+	grep -q "irq_series_sparse_demo.*static" "$tmp/out" && result OK "patch-build names the sparse warning" ||
+		result FAIL "patch-build names the sparse warning"
 fi
 
 mkdir -p "$BUILD/results"

@@ -13,17 +13,16 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 BASE_REF=refs/irq-series/base
-SRC_TARBALL=${SRC_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 STATE=$(git -C "$KTREE" rev-parse --git-dir 2>/dev/null || true)
 
 unpack_debian_base() {
-	[ -f "$SRC_TARBALL" ] || die "$SRC_TARBALL missing: run 'make deps' (apt-get install linux-source-6.12)"
+	[ -f "$BASE_TARBALL" ] || die "$BASE_TARBALL missing: run 'make deps'"
 	local ver
-	ver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo unknown)
-	note "unpacking $SRC_TARBALL ($ver) into $KTREE"
+	ver=$(cat "$BASE_TARBALL.version")
+	note "unpacking $BASE_PKG $ver into $KTREE (about a minute)"
 	rm -rf "$KTREE.tmp"
 	mkdir -p "$KTREE.tmp"
-	tar -xJf "$SRC_TARBALL" -C "$KTREE.tmp" --strip-components=1
+	tar -xJf "$BASE_TARBALL" -C "$KTREE.tmp" --strip-components=1
 	# Debian's tarball ends its .gitignore with a packaging block ("/*",
 	# "!/debian/") that hides the whole tree from git.  Drop that block so
 	# the tree can be committed and new files show up in 'git status'.
@@ -33,14 +32,21 @@ unpack_debian_base() {
 	fi
 	git -C "$KTREE.tmp" init -q -b "$SERIES_BRANCH"
 	KTREE=$KTREE.tmp kgit add -A
-	KTREE=$KTREE.tmp kgit commit -q -m "Debian linux-source-6.12 $ver" -m \
-"Unpacked from $SRC_TARBALL; the packaging block at the end of the
+	KTREE=$KTREE.tmp kgit commit -q -m "Debian $BASE_PKG $ver" -m \
+"Unpacked from Debian's $BASE_PKG $ver (trixie-backports); the packaging block at the end of the
 top-level .gitignore is dropped, nothing else differs."
 	git -C "$KTREE.tmp" update-ref "$BASE_REF" HEAD
 	mv "$KTREE.tmp" "$KTREE"
 }
 
 if [ -z "${KERNEL_SRC:-}" ]; then
+	if [ -d "$KTREE/.git" ] && ! kgit log -1 --format=%s "$BASE_REF" 2>/dev/null | grep -qF "Debian $BASE_PKG $BASE_VERSION"; then
+		[ "${FORCE:-0}" = 1 ] || [ -z "$(kgit log --oneline "$BASE_REF..HEAD" 2>/dev/null | head -1)" ] ||
+			[ "$(BASE_TAG=$BASE_REF tree_ids 2>/dev/null)" = "$(cat "$BUILD/applied.ids" 2>/dev/null)" ] ||
+			die "$KTREE is on another base ($(kgit log -1 --format=%s "$BASE_REF")) and has commits not in patches/; FORCE=1 drops it"
+		note "$KTREE is on another base ($(kgit log -1 --format=%s "$BASE_REF" 2>/dev/null)): unpacking $BASE_PKG $BASE_VERSION anew"
+		rm -rf "$KTREE" "$BUILD/linux-base"
+	fi
 	[ -d "$KTREE/.git" ] || unpack_debian_base
 	APPLIED=$BUILD/applied.ids
 else

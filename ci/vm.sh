@@ -76,7 +76,7 @@ run_qemu() {
 }
 
 for scenario in "$@"; do
-	SMP=4 MEM=2G NVME_QUEUES=4 NVME_SIZE=256M KARGS= TIMEOUT=600 QEMU_EXTRA= NETDEV_EXTRA= KUNIT=0 BENCH=0 SCRIPTS=
+	SMP=4 MEM=2G NVME_QUEUES=4 NVME_SIZE=256M KARGS= TIMEOUT=600 QEMU_EXTRA= NETDEV_EXTRA= KUNIT=0 KUNIT_SUITES= BENCH=0 SCRIPTS=
 	HOST_FWD=0
 	dir=$LOGDIR/$scenario
 	rm -rf "$dir"; mkdir -p "$dir"
@@ -103,7 +103,16 @@ for scenario in "$@"; do
 	if [ -z "$accel" ]; then
 		case "$ACCEL" in
 		kvm | tcg) accel=$ACCEL ;;
-		auto) if [ -w /dev/kvm ]; then accel=kvm; else accel=tcg; fi ;;
+		auto)
+			# /dev/kvm served by kvm_pvm runs only guests built for
+			# PVM: a stock kernel hangs after the option ROM, so do not
+			# spend a probe on it (nor on KVM once it failed here).
+			if [ -d /sys/module/kvm_pvm ] || [ -n "${KVM_FAILED:-}" ] || [ ! -w /dev/kvm ]; then
+				[ ! -d /sys/module/kvm_pvm ] || echo "    accel: /dev/kvm is kvm_pvm (PVM guests only): tcg"
+				accel=tcg
+			else
+				accel=kvm
+			fi ;;
 		*) die "ACCEL must be auto, kvm or tcg (got '$ACCEL')" ;;
 		esac
 	fi
@@ -113,6 +122,7 @@ for scenario in "$@"; do
 	run_qemu "$accel" "$dir"; rc=$?
 	if [ $rc = 200 ]; then
 		echo "    accel: kvm showed no kernel output in ${KVM_PROBE_SECS}s; falling back to tcg"
+		KVM_FAILED=1
 		accel=tcg
 		run_qemu tcg "$dir"; rc=$?
 	fi
@@ -150,6 +160,14 @@ for scenario in "$@"; do
 		sed 's/^ */    /' "$dir/kunit.txt"
 		p=$((p + kp)) s=$((s + ks)) f=$((f + kf))
 		[ $((kp + ks + kf)) -gt 0 ] || { f=$((f + 1)); echo "  not ok host: $scenario: no KUnit results on the console"; }
+		# Each suite the scenario names must have reported, as a whole.
+		for suite in $KUNIT_SUITES; do
+			if sed -e 's/\r$//' -e 's/^\[[ 0-9.]*\] //' "$dir/console.log" | grep -qE "^ *(not )?ok [0-9]+ $suite( |\$)"; then
+				p=$((p + 1)); echo "  ok host: KUnit suite $suite ran"
+			else
+				f=$((f + 1)); echo "  not ok host: KUnit suite $suite did not report"
+			fi
+		done
 	fi
 
 	if [ ${#host_fail[@]} = 0 ]; then p=$((p + 1)); echo "  ok host: $scenario booted, tests finished, no splat"
