@@ -18,6 +18,11 @@
 #                (ci/patch-build.sh; needs 'make kernel' for the .config;
 #                NO_PATCH_BUILD=1 leaves it out and says so)
 # and once for the series:
+#   hot path     nothing added to the hard interrupt path: the object code
+#                of kernel/irq/handle.o, chip.o and spurious.o is the same
+#                at the base and after the series, and struct irqaction
+#                keeps the base's member offsets and its cache lines
+#                (ci/hotpath.sh, pahole; left out with NO_PATCH_BUILD=1)
 #   MAINTAINERS.snippet  canonical, equal to the patched MAINTAINERS entry,
 #                get_maintainer.pl agrees (ci/maintainers-snippet.sh)
 #
@@ -88,6 +93,8 @@ else
 	progress "check: build of every patch with W=1 C=1"
 	"$TOP/ci/patch-build.sh" >"$logdir/patch-build.log" 2>&1
 	column build "$BUILD/check/patch-build.result"
+	progress "check: hard interrupt path at the base and after the series (object code, struct irqaction)"
+	"$TOP/ci/hotpath.sh" >"$logdir/hotpath.log" 2>&1; hotpath_rc=$?
 fi
 pass=0 fail=0 skip=0
 printf '%-48s' patch; printf ' %-11s' "${checks[@]}"; echo
@@ -118,6 +125,14 @@ for p in "${files[@]}"; do
 		esac
 	done
 done
+if [ "${NO_PATCH_BUILD:-0}" = 1 ]; then
+	echo "hot path: skip (NO_PATCH_BUILD=1)"; skip=$((skip + 1))
+elif [ "$hotpath_rc" = 0 ]; then
+	echo "hot path: ok"; grep -E '^(ok|FAIL) ' "$logdir/hotpath.log" | sed 's/^/    /'
+	pass=$((pass + 1))
+else
+	echo "hot path: FAIL"; cat "$logdir/hotpath.log"; fail=$((fail + 1))
+fi
 if "$TOP/ci/maintainers-snippet.sh" >"$logdir/maintainers-snippet.log" 2>&1; then
 	echo "MAINTAINERS.snippet: ok"; pass=$((pass + 1))
 else

@@ -13,7 +13,9 @@
 #   MAINTAINERS.snippet misordered -> ci/maintainers-snippet.sh fails
 #   a new W=1 warning             -> ci/patch-build.sh fails on that patch
 #   a new sparse-only warning     -> ci/patch-build.sh fails on that patch
-#                                    (SKIP_BUILD_CHECK=1 leaves it out)
+#   struct irqaction's members moved, or a cache line longer
+#                                 -> ci/hotpath.sh fails
+#                                    (SKIP_BUILD_CHECK=1 leaves these out)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -122,6 +124,26 @@ else
 		env KTREE="$BUILD/linux-bad" "$TOP/ci/patch-build.sh" $((n + 1))
 	grep -q "irq_series_sparse_demo.*static" "$tmp/out" && result OK "patch-build names the sparse warning" ||
 		result FAIL "patch-build names the sparse warning"
+
+	# The hard interrupt path: a member in front of struct irqaction moves
+	# what the flow handlers read (code and layout fail); one more pointer
+	# at its end makes it three cache lines (layout fails).
+	git -C "$bad" reset -q --hard HEAD~1
+	expect_pass "hotpath passes the series" "$TOP/ci/hotpath.sh"
+	sed -i 's/^struct irqaction {$/&\n\tunsigned long\t\tirq_series_demo;/' "$bad/include/linux/interrupt.h"
+	KTREE=$bad kgit commit -q -a -s -m "genirq: Move the members of struct irqaction on purpose" -m "Test of ci/hotpath.sh."
+	expect_fail "hotpath fails a patch that moves the members the hard path reads" \
+		env HOT_NEW="$(git -C "$bad" rev-parse HEAD)" "$TOP/ci/hotpath.sh"
+	grep -q "^FAIL   code:" "$tmp/out" && grep -q "^    handler 0 -> 8" "$tmp/out" &&
+		result OK "hotpath names the changed code and the moved members" ||
+		result FAIL "hotpath names the changed code and the moved members"
+	git -C "$bad" reset -q --hard HEAD~1
+	sed -i 's/^} ____cacheline_internodealigned_in_smp;$/\tvoid\t\t\t*irq_series_demo;\n&/' "$bad/include/linux/interrupt.h"
+	KTREE=$bad kgit commit -q -a -s -m "genirq: Grow struct irqaction on purpose" -m "Test of ci/hotpath.sh."
+	expect_fail "hotpath fails a patch that makes struct irqaction a cache line longer" \
+		env HOT_NEW="$(git -C "$bad" rev-parse HEAD)" "$TOP/ci/hotpath.sh"
+	grep -q "^FAIL   layout: struct irqaction grows from 128 to 192 bytes" "$tmp/out" &&
+		result OK "hotpath names the growth" || result FAIL "hotpath names the growth"
 fi
 
 mkdir -p "$BUILD/results"

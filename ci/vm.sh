@@ -19,6 +19,7 @@ KERNEL=${KERNEL:-$KOUT/arch/x86/boot/bzImage}
 INITRD=${INITRD:-$BUILD/initramfs.cpio}
 ACCEL=${ACCEL:-auto}
 KVM_PROBE_SECS=${KVM_PROBE_SECS:-20}
+BOOT_STALL_SECS=${BOOT_STALL_SECS:-120}
 LOGDIR=${LOGDIR:-$BUILD/vm}
 COUNTS=${COUNTS:-$BUILD/results/vmtest.counts}
 QEMU=${QEMU:-qemu-system-x86_64}
@@ -70,6 +71,22 @@ run_qemu() {
 			return 200
 		fi
 	fi
+	# Under TCG a boot has been seen to stop for good in early boot (at
+	# the switch to the tsc-early clocksource), long before anything of
+	# the series runs: no console line for BOOT_STALL_SECS before /init
+	# ends this attempt with 201, and the caller boots once more.
+	local size=0 last_change=$SECONDS
+	while kill -0 $pid 2>/dev/null; do
+		sleep 1
+		grep -q 'Run /init as init process' "$dir/console.log" && break
+		local now_size
+		now_size=$(stat -c %s "$dir/console.log")
+		if [ "$now_size" != "$size" ]; then size=$now_size last_change=$SECONDS
+		elif [ $((SECONDS - last_change)) -ge "$BOOT_STALL_SECS" ]; then
+			kill $pid 2>/dev/null; wait $pid 2>/dev/null
+			return 201
+		fi
+	done
 	wait $pid; rc=$?
 	tr -d '\r' <"$dir/tap.log" | grep -v '^#kunit| ' | sed 's/^/  /'
 	return $rc
@@ -126,6 +143,13 @@ for scenario in "$@"; do
 		accel=tcg
 		run_qemu tcg "$dir"; rc=$?
 	fi
+	if [ $rc = 201 ]; then
+		echo "    boot stalled before /init: no console line for ${BOOT_STALL_SECS}s after"
+		tail -n 2 "$dir/console.log" | tr -d '\r' | sed 's/^/    | /'
+		cp "$dir/console.log" "$dir/console.stalled.log"
+		echo "    booting once more (a second stall fails the scenario)"
+		run_qemu "$accel" "$dir"; rc=$?
+	fi
 	if [ -n "$host_pid" ]; then
 		kill "$host_pid" 2>/dev/null; wait "$host_pid" 2>/dev/null
 		sed 's/^/  host: /' "$dir/host.log" | tail -5
@@ -140,7 +164,8 @@ for scenario in "$@"; do
 	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$dir/tap.txt" | tail -1)
 	# Host-side checks of the boot itself count as results too.
 	host_fail=()
-	if [ $rc = 124 ] || [ $rc = 137 ]; then host_fail+=("guest did not power off within ${TIMEOUT}s")
+	if [ $rc = 201 ]; then host_fail+=("boot stalled before /init twice (no console line for ${BOOT_STALL_SECS}s)")
+	elif [ $rc = 124 ] || [ $rc = 137 ]; then host_fail+=("guest did not power off within ${TIMEOUT}s")
 	elif ! grep -q '^# guest done' "$dir/tap.txt"; then host_fail+=("guest did not finish its tests (qemu exit $rc)")
 	fi
 	[ -n "$plan" ] && [ "$plan" = $((p + s + f)) ] || host_fail+=("TAP plan '${plan:-none}' does not match $((p + s + f)) results")
