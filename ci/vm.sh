@@ -93,7 +93,7 @@ run_qemu() {
 }
 
 for scenario in "$@"; do
-	SMP=4 MEM=2G NVME_QUEUES=4 NVME_SIZE=256M KARGS= TIMEOUT=600 QEMU_EXTRA= NETDEV_EXTRA= KUNIT=0 KUNIT_SUITES= BENCH=0 SCRIPTS=
+	SMP=4 MEM=2G NVME_QUEUES=4 NVME_SIZE=256M KARGS= TIMEOUT=600 QEMU_EXTRA= NETDEV_EXTRA= KUNIT=0 KUNIT_SUITES= KUNIT_NO_SKIP=0 BENCH=0 SCRIPTS=
 	HOST_FWD=0
 	dir=$LOGDIR/$scenario
 	rm -rf "$dir"; mkdir -p "$dir"
@@ -188,6 +188,8 @@ for scenario in "$@"; do
 		sed 's/^ */    /' "$dir/kunit.txt"
 		p=$((p + kp)) s=$((s + ks)) f=$((f + kf))
 		[ $((kp + ks + kf)) -gt 0 ] || { f=$((f + 1)); echo "  not ok host: $scenario: no KUnit results in the guest's debugfs (CONFIG_KUNIT_DEBUGFS)"; }
+		# A boot made for certain cases (KUNIT_NO_SKIP=1) fails when they skip.
+		[ "$KUNIT_NO_SKIP" != 1 ] || [ "$ks" = 0 ] || { f=$((f + 1)); echo "  not ok host: $scenario: $ks KUnit cases skipped in a boot made to run them"; }
 		for suite in $KUNIT_SUITES; do
 			if grep -qE "^(not )?ok [0-9]+ $suite( |\$)" "$dir/kunit.ktap"; then
 				p=$((p + 1)); echo "  ok host: KUnit suite $suite ran"
