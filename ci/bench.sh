@@ -11,7 +11,8 @@
 #          mode (hard, threaded-stock, threaded-affinity)
 #   udp    selftests/bench-udp on the series kernel: UDP receive rate on
 #          e1000e, receiver pinned to the rx interrupt's CPU, rx work in
-#          softirq, in the irq thread, or in the NAPI kthread
+#          softirq, or in the NAPI kthread switched through the rx
+#          vector's proc file or through sysfs (the same model)
 #   BENCH_KARGS="irqbench.runtime=10 irqbench.rounds=2"  (the defaults)
 #   BENCH_REUSE=1   tables from the last boot's results, no new boot
 set -euo pipefail
@@ -127,7 +128,7 @@ bench_udp() {
 	cpu=$(sed -n 's/.*receiver pinned to CPU \([0-9]*\).*/\1/p' "$BUILD/vm-bench/bench-udp/tap.txt" | head -1)
 	echo "UDP receive on e1000e (QEMU user networking, host sender on loopback), 4 vCPUs, ${acc:-?};"
 	echo "one receiver pinned to CPU ${cpu:-?} (the rx interrupt's); each row the mean of $rounds runs of ${secs:-?} s,"
-	echo "modes interleaved in one boot; worker = the irq thread or the NAPI kthread:"
+	echo "modes interleaved in one boot; worker = the NAPI kthread (proc-threaded: through the rx vector's proc file, napi-kthread: through sysfs):"
 	awk -F, 'NR == 1 { printf "  %5s %5s %-13s %9s %9s %7s %6s %8s %10s %8s %8s %8s\n", "size", "flows", "mode", "sent", "received",
 			"pps", "loss%", "rcvbuf", "NET_RX/irq", "worker%", "pps/soft", "pps/napi"; next }
 		{ printf "  %5d %5d %-13s %9d %9d %7d %6.1f %8d %10.2f %8.1f %8.2f %8.2f\n", $1, $2, $3, $5, $6, $7, $8, $9, $10, $11, $12, $13 }' \

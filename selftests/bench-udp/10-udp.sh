@@ -2,11 +2,14 @@
 # UDP receive rate on e1000e, in the spirit of Paolo Abeni's numbers in the
 # 2016 threadable irq thread: one receiver pinned to the CPU the rx
 # interrupt is delivered to, while the rx work runs
-#   softirq       hard irq, NAPI in NET_RX softirq (and ksoftirqd) there
-#   irq-thread    rx vector threaded: NAPI polled by its irq thread
-#                 (IRQF_IRQ_AFFINITY: the thread may leave the CPU)
-#   napi-kthread  hard irq, /sys/class/net/eth0/threaded=1 (mainline's
-#                 NAPI kthreads), for comparison
+#   softirq        rx vector in hard mode, NAPI in NET_RX softirq (and
+#                  ksoftirqd) there
+#   proc-threaded  rx vector switched to threaded mode through its proc
+#                  file: e1000e moves NAPI to its kthread (patch 18),
+#                  kept on the vector's affinity
+#   napi-kthread   rx vector in hard mode, /sys/class/net/eth0/threaded=1
+#                  (mainline's threaded NAPI switched for the device)
+# The last two are the same polling model reached through two interfaces.
 # for 1 and 4 flows of 64 and 1400 byte datagrams; modes interleaved, each
 # combination irqbench.rounds times.  Lines "# bench: udp,..." for
 # ci/bench.sh; the few checks only say whether the bench could run.
@@ -27,8 +30,8 @@ while [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" != 1 ] && [ $i -lt 100 
 rxq=eth0-rx-0
 irq=$(irq_of $rxq)
 f=/proc/irq/$irq/$rxq/threaded
-if [ -z "$irq" ] || [ ! -w "$f" ] || [ ! -x /usr/bin/udp_sink ]; then
-	fail "e1000e rx vector with a threaded file, and udp_sink"
+if [ -z "$irq" ] || [ ! -w "$f" ] || [ ! -x /usr/bin/udp_sink ] || [ ! -x /usr/bin/napi_nl ]; then
+	fail "e1000e rx vector with a threaded file, udp_sink and napi_nl"
 	exit 0
 fi
 pass "$rxq is irq $irq"
@@ -36,21 +39,30 @@ cpu=$(cat "/proc/irq/$irq/effective_affinity_list")
 diag "bench: receiver pinned to CPU $cpu (effective affinity of $rxq); $SECS s per run, $ROUNDS rounds"
 diag "bench columns: mode,size,flows,round,sent,received,pps,loss_pct,rcvbuf_errors,netrx_per_irq,worker_cpu_pct,worker_last_cpu"
 
+# The NAPI kthread's pid as netlink reports it (0: none); e1000e switches
+# NAPI for the proc file from a work item, so wait for it (at most 5 s).
+napi_pid() { napi_nl get eth0 | sed -n 's/.* pid=\([0-9]*\) .*/\1/p' | head -n1; }
+wait_napi_pid() {
+	i=0
+	while [ $i -lt 50 ]; do
+		p=$(napi_pid)
+		if [ "$1" = 0 ]; then [ "$p" = 0 ] && return; else [ "${p:-0}" != 0 ] && return; fi
+		usleep 100000; i=$((i + 1))
+	done
+	diag "NAPI kthread: pid '$p' after 5 s, wanted $([ "$1" = 0 ] && echo none || echo one)"
+}
 set_mode() {
 	case $1 in
-	softirq) echo 0 >"$f"; echo 0 >/sys/class/net/eth0/threaded ;;
-	irq-thread) echo 0 >/sys/class/net/eth0/threaded; echo 1 >"$f" ;;
-	napi-kthread) echo 0 >"$f"; echo 1 >/sys/class/net/eth0/threaded ;;
+	softirq) echo 0 >"$f"; echo 0 >/sys/class/net/eth0/threaded; wait_napi_pid 0 ;;
+	proc-threaded) echo 0 >/sys/class/net/eth0/threaded; wait_napi_pid 0; echo 1 >"$f"; wait_napi_pid 1 ;;
+	napi-kthread) echo 0 >"$f"; wait_napi_pid 0; echo 1 >/sys/class/net/eth0/threaded; wait_napi_pid 1 ;;
 	esac
 }
 # The task doing the rx work in a mode (none for softirq).
 worker_pid() {
 	case $1 in
-	irq-thread) irq_thread_pid "$irq" "$rxq" ;;
-	napi-kthread)
-		for c in /proc/[0-9]*/comm; do
-			case "$(cat "$c" 2>/dev/null)" in napi/eth0-*) p=${c#/proc/}; echo "${p%/comm}"; return ;; esac
-		done ;;
+	softirq) ;;
+	*) p=$(napi_pid); [ "${p:-0}" != 0 ] && echo "$p" ;;
 	esac
 }
 udp_errs() { awk '$1 == "Udp:" && $2 ~ /^[0-9]/ { print $6 }' /proc/net/snmp; }
@@ -63,7 +75,7 @@ r=1
 while [ $r -le "$ROUNDS" ]; do
 	for size in 64 1400; do
 		for flows in 1 4; do
-			for mode in softirq irq-thread napi-kthread; do
+			for mode in softirq proc-threaded napi-kthread; do
 				set_mode $mode
 				taskset -c "$cpu" udp_sink 5002 $flows $((SECS + 30)) 1000 >/tmp/sink.out &
 				sink=$!

@@ -12,6 +12,11 @@
 #     of smp_affinity_list made while a transfer runs, within 5 s.
 #  4. Netlink (napi-set threaded) and the proc file: the last write wins,
 #     each read-back says what is in force.
+#  5. One UDP flow from the host, numbered datagrams: none arrives out of
+#     order or twice while the rx vector is toggled and its affinity
+#     rewritten every 100 ms (udp_seq counts at the receiver).
+#  6. Threaded NAPI turned off for a device that is down returns (net
+#     fix: napi_stop_kthread() waited for a disabled instance forever).
 . /selftests/guest/lib.sh
 
 TOGGLES=${TOGGLES:-200}
@@ -173,7 +178,41 @@ receive
 check "netlink-threaded NAPI, hard rx vector: transfer intact" [ $? = 0 ]
 napi_nl set "$napi_id" 0 || fail "napi_nl set $napi_id 0"
 check "napi_nl refuses a NAPI id that does not exist" no_napi 999999
+# 5. In order while toggled and moved.
+printf '#!/bin/sh\nprintf U\nsleep 10\n' >/tmp/udp.sh
+chmod +x /tmp/udp.sh
+udp_seq 5002 12 >/tmp/seq.out &
+seqpid=$!
+timeout 20 nc -l -p 5001 -e /tmp/udp.sh >/dev/null 2>&1 &
+ncpid=$!
+n=0 end=$(($(date +%s) + 11))
+while [ "$(date +%s)" -lt $end ]; do
+	echo $((n % 2)) >"$f"
+	echo $((n % ncpu)) >/proc/irq/$irq/smp_affinity_list
+	n=$((n + 1))
+	usleep 100000
+done
+wait $seqpid
+wait $ncpid
+read -r _ rcv _ reo _ dup _ lost _ last </tmp/seq.out
+diag "udp: $(cat /tmp/seq.out) during $n toggles and affinity writes"
+check "udp: the flow arrived (${rcv:-0} datagrams, at least 1000)" [ "${rcv:-0}" -ge 1000 ]
+expect_eq "udp: no datagram arrived out of order while toggled and moved" "$reo" 0
+expect_eq "udp: no datagram arrived twice" "$dup" 0
+echo "$aff" >/proc/irq/$irq/smp_affinity_list
+
 echo 0 >"$f"
 receive
 check "hard again: transfer intact" [ $? = 0 ]
 expect_eq "eth0 has carrier at the end" "$(cat /sys/class/net/eth0/carrier)" 1
+
+# 6. Last, as it takes the device down: sysfs threaded=0 while down.
+echo 1 >/sys/class/net/eth0/threaded
+ip link set eth0 down
+rm -f /tmp/sysfs.done
+(echo 0 >/sys/class/net/eth0/threaded; echo $? >/tmp/sysfs.done) &
+i=0
+while [ ! -e /tmp/sysfs.done ] && [ $i -lt 50 ]; do usleep 100000; i=$((i + 1)); done
+check "device down: echo 0 >/sys/class/net/eth0/threaded returns within 5 s" [ -e /tmp/sysfs.done ]
+expect_eq "... and succeeds" "$(cat /tmp/sysfs.done 2>/dev/null)" 0
+ip link set eth0 up
