@@ -16,7 +16,9 @@
 #     order or twice while the rx vector is toggled and its affinity
 #     rewritten every 100 ms (udp_seq counts at the receiver).
 #  6. Threaded NAPI turned off for a device that is down returns (net
-#     fix: napi_stop_kthread() waited for a disabled instance forever).
+#     fix: napi_stop_kthread() waited for a disabled instance forever),
+#     also when it was turned on while the device was down; the device
+#     then comes up in softirq mode and receives.
 . /selftests/guest/lib.sh
 
 TOGGLES=${TOGGLES:-200}
@@ -206,13 +208,29 @@ receive
 check "hard again: transfer intact" [ $? = 0 ]
 expect_eq "eth0 has carrier at the end" "$(cat /sys/class/net/eth0/carrier)" 1
 
-# 6. Last, as it takes the device down: sysfs threaded=0 while down.
+# 6. Last, as it takes the device down: sysfs threaded=0 while down, in
+#    both orders (the kthread made before or after the instance was
+#    disabled).  A write that hangs holds RTNL: the rest cannot run then.
+sysfs_threaded_bounded() {
+	rm -f /tmp/sysfs.done
+	(echo "$1" >/sys/class/net/eth0/threaded; echo $? >/tmp/sysfs.done) &
+	i=0
+	while [ ! -e /tmp/sysfs.done ] && [ $i -lt 50 ]; do usleep 100000; i=$((i + 1)); done
+	check "$2: echo $1 >/sys/class/net/eth0/threaded returns within 5 s" [ -e /tmp/sysfs.done ]
+	expect_eq "$2: ... and succeeds" "$(cat /tmp/sysfs.done 2>/dev/null)" 0
+	[ -e /tmp/sysfs.done ]
+}
 echo 1 >/sys/class/net/eth0/threaded
 ip link set eth0 down
-rm -f /tmp/sysfs.done
-(echo 0 >/sys/class/net/eth0/threaded; echo $? >/tmp/sysfs.done) &
-i=0
-while [ ! -e /tmp/sysfs.done ] && [ $i -lt 50 ]; do usleep 100000; i=$((i + 1)); done
-check "device down: echo 0 >/sys/class/net/eth0/threaded returns within 5 s" [ -e /tmp/sysfs.done ]
-expect_eq "... and succeeds" "$(cat /tmp/sysfs.done 2>/dev/null)" 0
-ip link set eth0 up
+if sysfs_threaded_bounded 0 "threaded, then down"; then
+	sysfs_threaded_bounded 1 "down, then threaded" &&
+		sysfs_threaded_bounded 0 "down, then threaded" &&
+		ip link set eth0 up && {
+		i=0
+		while [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" != 1 ] && [ $i -lt 100 ]; do usleep 100000; i=$((i + 1)); done
+		expect_eq "up again: softirq mode (netlink threaded=0)" "$(napi_get | awk '{ print $4 }')" 0
+		check "up again: a transfer is intact" receive
+	}
+else
+	fail "down, then threaded: not run, RTNL is held by the hung write"
+fi
