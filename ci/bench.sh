@@ -113,14 +113,17 @@ bench_udp() {
 	[ "$(wc -l <"$out/udp-runs.csv")" -ge 13 ] || die "too few bench lines in $BUILD/vm-bench/bench-udp/tap.txt"
 	# Mean over the rounds; pps ratio to softirq for the same size and flows.
 	awk -F, 'NR > 1 { k = $2 "," $3 "," $1; if (!(k in n)) order[++m] = k; n[k]++
-			for (f = 5; f <= 11; f++) s[k, f] += $f }
-		END { print "size,flows,mode,runs,sent,received,pps,loss_pct,rcvbuf_errors,netrx_per_irq,worker_cpu_pct,pps_ratio_to_softirq,pps_ratio_to_napi_kthread"
+			for (f = 5; f <= 11; f++) s[k, f] += $f
+			if (n[k] == 1 || $7 < lo[k]) lo[k] = $7
+			if (n[k] == 1 || $7 > hi[k]) hi[k] = $7 }
+		END { print "size,flows,mode,runs,sent,received,pps,loss_pct,rcvbuf_errors,netrx_per_irq,worker_cpu_pct,pps_ratio_to_softirq,pps_ratio_to_napi_kthread,pps_spread_pct"
 			for (i = 1; i <= m; i++) { k = order[i]; split(k, a, ",")
 				b = a[1] "," a[2] ",softirq"; bp = (n[b] ? s[b, 7] / n[b] : 0)
 				c = a[1] "," a[2] ",napi-kthread"; cp = (n[c] ? s[c, 7] / n[c] : 0)
-				printf "%s,%d,%d,%d,%d,%.1f,%d,%.2f,%.1f,%.2f,%.2f\n", k, n[k], s[k, 5] / n[k], s[k, 6] / n[k],
-					s[k, 7] / n[k], s[k, 8] / n[k], s[k, 9] / n[k], s[k, 10] / n[k], s[k, 11] / n[k],
-					(bp > 0 ? s[k, 7] / n[k] / bp : 0), (cp > 0 ? s[k, 7] / n[k] / cp : 0) } }' "$out/udp-runs.csv" >"$out/udp.csv"
+				mp = s[k, 7] / n[k]
+				printf "%s,%d,%d,%d,%d,%.1f,%d,%.2f,%.1f,%.2f,%.2f,%.0f\n", k, n[k], s[k, 5] / n[k], s[k, 6] / n[k],
+					mp, s[k, 8] / n[k], s[k, 9] / n[k], s[k, 10] / n[k], s[k, 11] / n[k],
+					(bp > 0 ? mp / bp : 0), (cp > 0 ? mp / cp : 0), (mp > 0 ? (hi[k] - lo[k]) * 100 / mp : 0) } }' "$out/udp-runs.csv" >"$out/udp.csv"
 	local acc rounds secs cpu
 	acc=$(accel_of "$out/bench-udp.log")
 	rounds=$(awk -F, 'NR == 2 { print $4 }' "$out/udp.csv")
@@ -128,10 +131,11 @@ bench_udp() {
 	cpu=$(sed -n 's/.*receiver pinned to CPU \([0-9]*\).*/\1/p' "$BUILD/vm-bench/bench-udp/tap.txt" | head -1)
 	echo "UDP receive on e1000e (QEMU user networking, host sender on loopback), 4 vCPUs, ${acc:-?};"
 	echo "one receiver pinned to CPU ${cpu:-?} (the rx interrupt's); each row the mean of $rounds runs of ${secs:-?} s,"
-	echo "modes interleaved in one boot; worker = the NAPI kthread (proc-threaded: through the rx vector's proc file, napi-kthread: through sysfs):"
-	awk -F, 'NR == 1 { printf "  %5s %5s %-13s %9s %9s %7s %6s %8s %10s %8s %8s %8s\n", "size", "flows", "mode", "sent", "received",
-			"pps", "loss%", "rcvbuf", "NET_RX/irq", "worker%", "pps/soft", "pps/napi"; next }
-		{ printf "  %5d %5d %-13s %9d %9d %7d %6.1f %8d %10.2f %8.1f %8.2f %8.2f\n", $1, $2, $3, $5, $6, $7, $8, $9, $10, $11, $12, $13 }' \
+	echo "modes interleaved in one boot; worker = the NAPI kthread (proc-threaded: through the rx vector's proc file, napi-kthread: through sysfs);"
+	echo "spread = (max - min) / mean of the runs' pps: ratios inside it are noise:"
+	awk -F, 'NR == 1 { printf "  %5s %5s %-13s %9s %9s %7s %7s %6s %8s %10s %8s %8s %8s\n", "size", "flows", "mode", "sent", "received",
+			"pps", "spread%", "loss%", "rcvbuf", "NET_RX/irq", "worker%", "pps/soft", "pps/napi"; next }
+		{ printf "  %5d %5d %-13s %9d %9d %7d %7d %6.1f %8d %10.2f %8.1f %8.2f %8.2f\n", $1, $2, $3, $5, $6, $7, $14, $8, $9, $10, $11, $12, $13 }' \
 		"$out/udp.csv"
 	echo "CSV: $out/udp.csv (means), $out/udp-runs.csv (every run)"
 }
