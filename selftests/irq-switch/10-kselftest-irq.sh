@@ -14,6 +14,12 @@ fio --name=load --filename=/dev/nvme0n1 --rw=randread --bs=4k --size=32M \
 load=$!
 sleep 2
 run_kselftest irq/threaded_test
+# Here a device is under load: busy_lines_keep_firing must run, not skip.
+if grep -qE '^ok [0-9]+ global\.busy_lines_keep_firing$' /tmp/ksft.out; then
+	pass "busy_lines_keep_firing ran on the loaded NVMe queues"
+else
+	fail "busy_lines_keep_firing ran on the loaded NVMe queues: $(grep 'busy_lines_keep_firing' /tmp/ksft.out | tail -1)"
+fi
 # The load must have lasted: a fio that failed early leaves the test
 # without busy lines (it skips) or makes it see a line stop.
 if kill $load 2>/dev/null; then
