@@ -25,6 +25,7 @@
 #                (ci/hotpath.sh, pahole; left out with NO_PATCH_BUILD=1)
 #   MAINTAINERS.snippet  canonical, equal to the patched MAINTAINERS entry,
 #                get_maintainer.pl agrees (ci/maintainers-snippet.sh)
+#   side patches bench-patches/ and stress-inject/ apply on the series
 #
 # Every cell counts as one result in build/results/check.counts.
 set -uo pipefail
@@ -138,6 +139,22 @@ if "$TOP/ci/maintainers-snippet.sh" >"$logdir/maintainers-snippet.log" 2>&1; the
 else
 	echo "MAINTAINERS.snippet: FAIL"; cat "$logdir/maintainers-snippet.log"; fail=$((fail + 1))
 fi
+# The patches that go on top of the series (make bench, make stress-inject)
+# must keep applying to it; nothing else notices before those targets run.
+for p in "$TOP"/bench-patches/*.patch "$TOP"/stress-inject/*.patch; do
+	[ -f "$p" ] || continue
+	side=${p#"$TOP"/}
+	if [ -n "$broken" ]; then
+		echo "$side: skip (the series does not apply)"; skip=$((skip + 1)); continue
+	fi
+	cp "$idx" "$idx.side"
+	if GIT_INDEX_FILE=$idx.side git -C "$KTREE" apply --cached "$p" >"$logdir/side.apply" 2>&1; then
+		echo "$side applies on the series: ok"; pass=$((pass + 1))
+	else
+		echo "$side applies on the series: FAIL"; cat "$logdir/side.apply"; fail=$((fail + 1))
+	fi
+	rm -f "$idx.side"
+done
 mkdir -p "$BUILD/results"
 echo "$pass $fail $skip" >"$BUILD/results/check.counts"
 echo "check: $pass passed, $fail failed, $skip skipped"
