@@ -185,7 +185,17 @@ for scenario in "$@"; do
 		ks=$(grep -cE '^ +ok .*# SKIP' "$dir/kunit.txt")
 		kf=$(grep -cE '^ +not ok ' "$dir/kunit.txt")
 		echo "  KUnit ($((kp + ks + kf)) cases):"
-		sed 's/^ */    /' "$dir/kunit.txt"
+		# Each case's result, and under a failed one what it printed
+		# (its expectations): CI shows only this summary.
+		awk '/^    +(not )?ok [0-9]+ / {
+			line = $0; sub(/^ +/, "", line); print "    " line
+			if ($0 ~ /^ +not ok /)
+				for (i = 1; i <= n && i <= 25; i++) print "      | " buf[i]
+			n = 0; next
+		}
+		/^ *(KTAP version|# Subtest:|1\.\.[0-9]+$|# module:)/ { next }
+		/^(not )?ok [0-9]+ / { n = 0; next }
+		{ l = $0; sub(/^ +/, "", l); buf[++n] = l }' "$dir/kunit.ktap"
 		p=$((p + kp)) s=$((s + ks)) f=$((f + kf))
 		[ $((kp + ks + kf)) -gt 0 ] || { f=$((f + 1)); echo "  not ok host: $scenario: no KUnit results in the guest's debugfs (CONFIG_KUNIT_DEBUGFS)"; }
 		# A boot made for certain cases (KUNIT_NO_SKIP=1) fails when they skip.
