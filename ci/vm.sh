@@ -47,7 +47,7 @@ chosen_accel=
 # For ACCEL=kvm under auto, gives up after KVM_PROBE_SECS without console
 # output and returns 200.
 run_qemu() {
-	local accel=$1 dir=$2 pid rc waited=0
+	local accel=$1 dir=$2 pid rc waited=0 t0=$SECONDS
 	: >"$dir/console.log"; : >"$dir/tap.log"
 	local cmd=(timeout -k 10 "$TIMEOUT" "$QEMU" -machine q35 -accel "$accel"
 		-smp "$SMP" -m "$MEM" -display none -monitor none -no-reboot
@@ -86,6 +86,15 @@ run_qemu() {
 			kill $pid 2>/dev/null; wait $pid 2>/dev/null
 			return 201
 		fi
+	done
+	# A long boot (the stress runs take up to 40 min) says every minute
+	# how far the guest got: its last TAP line.
+	local beat=$SECONDS
+	while kill -0 $pid 2>/dev/null; do
+		sleep 1
+		[ $((SECONDS - beat)) -ge 60 ] || continue
+		beat=$SECONDS
+		echo "  ... $scenario: $(((SECONDS - t0) / 60)) min: $(tr -d '\r' <"$dir/tap.log" | grep -v '^#kunit| ' | tail -n 1 | cut -c1-110)"
 	done
 	wait $pid; rc=$?
 	tr -d '\r' <"$dir/tap.log" | grep -v '^#kunit| ' | sed 's/^/  /'
