@@ -17,6 +17,10 @@
 #                has no warning the patch before it did not have
 #                (ci/patch-build.sh; needs 'make kernel' for the .config;
 #                NO_PATCH_BUILD=1 leaves it out and says so)
+#   arm64, powerpc  the same, cross-built with W=1 (no sparse) for arm64
+#                and for 64-bit Book3E powerpc, which has forced threading
+#                but no HARDIRQS_SW_RESEND (ci/patch-build.sh;
+#                CROSS_ARCHES="arm64" or "" leaves columns out and says so)
 # and once for the series:
 #   hot path     nothing added to the hard interrupt path: the object code
 #                of kernel/irq/handle.o, chip.o and spurious.o is the same
@@ -63,7 +67,9 @@ for p in "${files[@]}"; do
 	grep -q "^ok     $b" "$logdir/series.format" && res[$b,format]=ok || res[$b,format]=FAIL
 done
 
-checks=(apply checkpatch format maintainers kernel-doc cocci hygiene build)
+CROSS_ARCHES=${CROSS_ARCHES-arm64 powerpc}
+export CROSS_ARCHES
+checks=(apply checkpatch format maintainers kernel-doc cocci hygiene build arm64 powerpc)
 # column CHECK RESULTS: the cells of CHECK from a per-patch script's result
 # file (lines "N ok|FAIL", N the patch number); a patch missing there fails.
 column() {
@@ -89,11 +95,21 @@ else
 fi
 if [ "${NO_PATCH_BUILD:-0}" = 1 ]; then
 	note "NO_PATCH_BUILD=1: per-patch builds left out (counted as skipped)"
-	for p in "${files[@]}"; do res[$(basename "$p"),build]=skip; done
+	for p in "${files[@]}"; do
+		for c in build arm64 powerpc; do res[$(basename "$p"),$c]=skip; done
+	done
 else
-	progress "check: build of every patch with W=1 C=1"
+	progress "check: build of every patch with W=1 C=1, and W=1 for ${CROSS_ARCHES:-no other architecture}"
 	"$TOP/ci/patch-build.sh" >"$logdir/patch-build.log" 2>&1
 	column build "$BUILD/check/patch-build.result"
+	for a in arm64 powerpc; do
+		if [[ " $CROSS_ARCHES " == *" $a "* ]]; then
+			column $a "$BUILD/check/cross-$a.result"
+		else
+			note "CROSS_ARCHES=\"$CROSS_ARCHES\": the $a column left out (counted as skipped)"
+			for p in "${files[@]}"; do res[$(basename "$p"),$a]=skip; done
+		fi
+	done
 	progress "check: hard interrupt path at the base and after the series (object code, struct irqaction)"
 	"$TOP/ci/hotpath.sh" >"$logdir/hotpath.log" 2>&1; hotpath_rc=$?
 fi
@@ -118,7 +134,12 @@ for p in "${files[@]}"; do
 		apply) cat "$logdir/$b.apply" ;;
 		checkpatch) cat "$logdir/$b.checkpatch" ;;
 		maintainers) cat "$logdir/$b.maintainers" ;;
-		build) cat "$logdir/patch-build.log" ;;
+		build | arm64 | powerpc)
+			# patch-build's lines for this patch and column, or all of it
+			a=$c; [ $a = build ] && a=x86_64
+			n=$((10#${b%%-*}))
+			awk -v h="^FAIL +$n \\[$a\\]" '$0 ~ h { on = 1; print; next } /^[^ ]/ { on = 0 } on' \
+				"$logdir/patch-build.log" | grep . || cat "$logdir/patch-build.log" ;;
 		kernel-doc) cat "$logdir/kerneldoc.log" ;;
 		cocci) cat "$logdir/cocci.log" ;;
 		hygiene) cat "$logdir/hygiene.log" ;;

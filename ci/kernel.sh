@@ -1,9 +1,15 @@
 #!/bin/bash
-# Configure (tinyconfig + kconfig-fragments/*.config + selftest configs) and
-# build the guest bzImage out of tree in $KOUT, with ccache.
+# Configure (tinyconfig + kconfig-fragments/*.config +
+# kconfig-fragments/arch/$KARCH.config + selftest configs) and build the
+# guest kernel out of tree in $KOUT, with ccache.
 # Fails when olddefconfig dropped or changed a symbol a fragment asked for.
+#
+# KARCH=x86_64 (default; bzImage), arm64 (Image, aarch64-linux-gnu-gcc) or
+# powerpc (64-bit Book3E, powerpc64-linux-gnu-gcc; configured for make
+# check's cross-build column, not booted).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+karch_env
 
 [ -d "$KTREE" ] || die "no kernel tree at $KTREE: run 'make tree' first"
 mkdir -p "$KOUT"
@@ -12,11 +18,12 @@ mkdir -p "$KOUT"
 mapfile -t frags < <(ls "$TOP"/kconfig-fragments/*.config; ls "$TOP"/selftests/*/config 2>/dev/null
 	for t in ${KSFT_TARGETS:-irq}; do ls "$KTREE/tools/testing/selftests/$t/config" 2>/dev/null; done
 	true)
+frags+=("$TOP/kconfig-fragments/arch/$KARCH.config")
 [ -n "${EXTRA_FRAGMENTS:-}" ] && frags+=($EXTRA_FRAGMENTS)
 CCACHE=$(command -v ccache || true)
 export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
 export CCACHE_BASEDIR=$KTREE CCACHE_NOHASHDIR=1
-KMAKE=(make -C "$KTREE" O="$KOUT" -j"$JOBS" ${CCACHE:+CC="ccache gcc"} KBUILD_BUILD_TIMESTAMP=@0 KBUILD_BUILD_USER=ci KBUILD_BUILD_HOST=ci)
+KMAKE=(make -C "$KTREE" O="$KOUT" -j"$JOBS" "${KARCH_MAKE[@]}" ${CCACHE:+CC="ccache ${CROSS_COMPILE:-}gcc"} KBUILD_BUILD_TIMESTAMP=@0 KBUILD_BUILD_USER=ci KBUILD_BUILD_HOST=ci)
 
 # Regenerate .config from scratch; when the result is unchanged, keep the old
 # file (and its timestamp) so that nothing is rebuilt for nothing.
@@ -50,6 +57,6 @@ if [ $bad != 0 ]; then
 fi
 
 [ "${CONFIG_ONLY:-0}" = 1 ] && { note "config: $KOUT/.config"; exit 0; }
-note "building bzImage in $KOUT (-j$JOBS${CCACHE:+, ccache})"
-"${KMAKE[@]}" ${W:+W=$W} ${C:+C=$C} bzImage
-ls -l "$KOUT/arch/x86/boot/bzImage"
+note "building $KARCH $KIMAGE in $KOUT (-j$JOBS${CCACHE:+, ccache})"
+"${KMAKE[@]}" ${W:+W=$W} ${C:+C=$C} "$(basename "$KIMAGE")"
+ls -l "$KOUT/$KIMAGE"

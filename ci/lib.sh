@@ -24,6 +24,23 @@ BASE_TARBALL=${BASE_TARBALL:-$DEPS/$BASE_PKG-$BASE_VERSION.tar.xz}
 SPARSE_VERSION=${SPARSE_VERSION:-0.6.5~rc1-2}
 SPARSE=${SPARSE:-$DEPS/bin/sparse}
 
+# karch_env: the make arguments (KARCH_MAKE), cross compiler prefix
+# (CROSS_COMPILE) and boot image (KIMAGE, relative to the output directory)
+# for KARCH (default x86_64).
+karch_env() {
+	KARCH=${KARCH:-x86_64}
+	case $KARCH in
+	x86_64) CROSS_COMPILE=; KIMAGE=arch/x86/boot/bzImage ;;
+	arm64) CROSS_COMPILE=aarch64-linux-gnu-; KIMAGE=arch/arm64/boot/Image ;;
+	powerpc) CROSS_COMPILE=powerpc64-linux-gnu-; KIMAGE=vmlinux ;;
+	*) die "KARCH=$KARCH: x86_64, arm64 or powerpc" ;;
+	esac
+	# x86_64 is the host: no ARCH=, as before there were other ones.
+	KARCH_MAKE=()
+	[ -z "$CROSS_COMPILE" ] || KARCH_MAKE=(ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE")
+	command -v "${CROSS_COMPILE}gcc" >/dev/null || die "no ${CROSS_COMPILE}gcc: run 'make deps'"
+}
+
 die() { echo "error: $*" >&2; exit 1; }
 # progress MSG: a line for the user's terminal from a long stage whose own
 # output goes to a log (ci/check.sh opens fd 3 on the terminal), with the

@@ -13,6 +13,10 @@
 #   MAINTAINERS.snippet misordered -> ci/maintainers-snippet.sh fails
 #   a new W=1 warning             -> ci/patch-build.sh fails on that patch
 #   a new sparse-only warning     -> ci/patch-build.sh fails on that patch
+#   a warning only without HARDIRQS_SW_RESEND -> the powerpc column fails,
+#                                    x86_64 passes
+#   a new .c file its config leaves out -> ci/patch-build.sh fails ("not
+#                                    compiled")
 #   struct irqaction's members moved, or a cache line longer
 #                                 -> ci/hotpath.sh fails
 #                                    (SKIP_BUILD_CHECK=1 leaves these out)
@@ -112,7 +116,7 @@ else
 	printf '\nstatic int irq_series_unused_demo(void)\n{\n\treturn 0;\n}\n' >>"$BUILD/linux-bad/kernel/irq/proc.c"
 	KTREE=$BUILD/linux-bad kgit commit -q -a -s -m "genirq: Add a warning on purpose" -m "Test of ci/patch-build.sh."
 	expect_fail "patch-build fails a patch that adds a W=1 warning" \
-		env KTREE="$BUILD/linux-bad" "$TOP/ci/patch-build.sh" $((n + 1))
+		env KTREE="$BUILD/linux-bad" CROSS_ARCHES= "$TOP/ci/patch-build.sh" $((n + 1))
 	grep -q "irq_series_unused_demo" "$tmp/out" && result OK "patch-build names the new warning" ||
 		result FAIL "patch-build names the new warning"
 	# A warning only sparse gives (gcc 12 has no -Wmissing-variable-declarations):
@@ -121,9 +125,34 @@ else
 	printf '\nint irq_series_sparse_demo;\n' >>"$BUILD/linux-bad/kernel/irq/proc.c"
 	KTREE=$BUILD/linux-bad kgit commit -q -a -s -m "genirq: Add a sparse warning on purpose" -m "Test of ci/patch-build.sh."
 	expect_fail "patch-build fails a patch that adds a sparse-only warning" \
-		env KTREE="$BUILD/linux-bad" "$TOP/ci/patch-build.sh" $((n + 1))
+		env KTREE="$BUILD/linux-bad" CROSS_ARCHES= "$TOP/ci/patch-build.sh" $((n + 1))
 	grep -q "irq_series_sparse_demo.*static" "$tmp/out" && result OK "patch-build names the sparse warning" ||
 		result FAIL "patch-build names the sparse warning"
+
+	# A warning only an architecture without HARDIRQS_SW_RESEND gives:
+	# the powerpc column must see it, and x86_64 must not.
+	git -C "$bad" reset -q --hard HEAD~1
+	printf '\n#ifndef CONFIG_HARDIRQS_SW_RESEND\nstatic int irq_series_nosw_demo(void)\n{\n\treturn 0;\n}\n#endif\n' \
+		>>"$bad/kernel/irq/proc.c"
+	KTREE=$bad kgit commit -q -a -s -m "genirq: Add a warning without SW_RESEND on purpose" -m "Test of ci/patch-build.sh."
+	expect_fail "patch-build's powerpc column fails a warning only powerpc gives" \
+		env KTREE="$bad" CROSS_ARCHES=powerpc "$TOP/ci/patch-build.sh" $((n + 1))
+	grep -q "^FAIL   $((n + 1)) \[powerpc\]" "$tmp/out" && grep -q "irq_series_nosw_demo" "$tmp/out" &&
+		grep -q "^ok     $((n + 1)) \[x86_64\]" "$tmp/out" &&
+		result OK "patch-build names the powerpc warning, and x86_64 passes the patch" ||
+		result FAIL "patch-build names the powerpc warning, and x86_64 passes the patch"
+	# A new file that the configuration leaves out: nothing of it would
+	# be checked (as the KUnit suite's file was, before .config.top).
+	git -C "$bad" reset -q --hard HEAD~1
+	printf '// SPDX-License-Identifier: GPL-2.0\nint irq_series_off_demo;\n' >"$bad/kernel/irq/irq_series_off_demo.c"
+	echo 'obj-$(CONFIG_IRQ_SERIES_OFF_DEMO) += irq_series_off_demo.o' >>"$bad/kernel/irq/Makefile"
+	git -C "$bad" add kernel/irq/irq_series_off_demo.c
+	KTREE=$bad kgit commit -q -a -s -m "genirq: Add a file nothing builds on purpose" -m "Test of ci/patch-build.sh."
+	expect_fail "patch-build fails a patch whose new .c file the configuration does not build" \
+		env KTREE="$bad" CROSS_ARCHES= "$TOP/ci/patch-build.sh" $((n + 1))
+	grep -q "not compiled in this configuration: kernel/irq/irq_series_off_demo.c" "$tmp/out" &&
+		result OK "patch-build names the file it did not compile" ||
+		result FAIL "patch-build names the file it did not compile"
 
 	# The hard interrupt path: a member in front of struct irqaction moves
 	# what the flow handlers read (code and layout fail); one more pointer
