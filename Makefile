@@ -20,21 +20,23 @@ PROJECT_EMAIL ?= threadable-irq@example.org
 # ccache outside the build dir, so a fresh clone on the same machine reuses it.
 CCACHE_DIR ?= $(HOME)/.cache/irq-series-ccache
 ACCEL ?= auto
-# Every VM scenario except the benchmarks and the full stress run (BENCH=1,
-# STRESS=1 in vm.conf).
-SCENARIOS ?= $(patsubst selftests/%/vm.conf,%,$(shell grep -LE '^(BENCH|STRESS)=1' selftests/*/vm.conf))
+# Every VM scenario except the benchmarks, the full stress run (BENCH=1,
+# STRESS=1 in vm.conf) and the arm64 guest (GUEST_ARCH=arm64: make
+# test-arm64, make stress).
+SCENARIOS ?= $(patsubst selftests/%/vm.conf,%,$(shell grep -LE '^(BENCH|STRESS)=1|^GUEST_ARCH=arm64' selftests/*/vm.conf))
 DEMO_SCENARIO ?= nvme-irq-affinity
 
 export BUILD KERNEL_SRC KOUT PROJECT_NAME PROJECT_EMAIL CCACHE_DIR ACCEL
 
 .PHONY: all demo deps tree export config kernel initramfs vmtest check test \
-	bench bench-kernel stress stress-kernel stress-rt stress-inject send cocci kunit vmtest-base clean distclean help
+	bench bench-kernel stress stress-kernel stress-rt stress-inject send cocci kunit vmtest-base clean distclean help \
+	kernel-arm64 initramfs-arm64 test-arm64
 
 all: demo
 
 help:
 	@sed -n 's/^#   //p' Makefile
-	@echo "targets: deps tree export config kernel initramfs vmtest check test bench stress send cocci kunit vmtest-base clean distclean"
+	@echo "targets: deps tree export config kernel initramfs vmtest check test bench stress send cocci kunit vmtest-base test-arm64 clean distclean"
 
 deps:
 	ci/deps.sh
@@ -63,6 +65,20 @@ demo: kernel initramfs
 vmtest: kernel initramfs
 	@rm -f $(BUILD)/results/vmtest.counts
 	ci/vm.sh $(SCENARIOS)
+
+# The arm64 guest: QEMU virt with GICv3 and its ITS, under TCG.  Its kernel
+# (cross-built, kconfig-fragments/arch/arm64.config) in $(BUILD)/arm64/obj,
+# its initramfs from Debian's arm64 packages, and the arm64-its scenario.
+# Not in make test (time); make stress boots it too.
+kernel-arm64: tree
+	KARCH=arm64 KOUT=$(BUILD)/arm64/obj ci/kernel.sh
+
+initramfs-arm64: deps
+	ci/deps.sh arm64
+	KARCH=arm64 ci/initramfs.sh
+
+test-arm64: kernel-arm64 initramfs-arm64
+	COUNTS=$(BUILD)/results-arm64/vmtest.counts LOGDIR=$(BUILD)/vm-arm64 ci/vm.sh arm64-its
 
 # The mail set in build/mail, with a dry run; SEND=1 really sends.
 send: tree

@@ -8,13 +8,20 @@
 # Sparse: 7.3's scripts/checker-valid.sh refuses Debian 12's sparse 0.6.4
 # ("sparse is not available or not up to date", and C=1 then checks
 # nothing), so sid's 0.6.5~rc1 source package is built into $DEPS/sparse.
+#
+#   ci/deps.sh arm64   also the arm64 guest's userland: Debian 12's arm64
+#                      busybox-static and fio, and the packages of the
+#                      libraries fio links, fetched with a side apt
+#                      configuration for arm64 and unpacked with dpkg-deb -x
+#                      into $DEPS/arm64-root (nothing is installed)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 PKGS=(build-essential gcc make git perl python3 xz-utils binutils
 	flex bison bc libelf-dev libssl-dev cpio rsync ccache kmod dwarves
 	qemu-system-x86 busybox-static fio sparse coccinelle b4 python3-ply git-email
-	gnuplot-nox dpkg-dev libxml2-dev pkg-config)
+	gnuplot-nox dpkg-dev libxml2-dev pkg-config
+	gcc-aarch64-linux-gnu gcc-powerpc64-linux-gnu qemu-system-arm)
 missing=()
 for p in "${PKGS[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
@@ -78,3 +85,33 @@ if ! "$SPARSE" --version >/dev/null 2>&1; then
 	rm -rf "$DEPS/sparse-src"
 fi
 note "deps: sparse $SPARSE_VERSION from sid's source ($SPARSE; it reports $("$SPARSE" --version))"
+
+[ "${1:-}" = arm64 ] || exit 0
+# The arm64 userland, once per machine.
+aroot=$DEPS/arm64-root
+if [ ! -f "$aroot/.complete" ]; then
+	A=$DEPS/apt-arm64
+	mkdir -p "$A/lists/partial" "$A/cache/archives/partial" "$A/deb"
+	echo "deb [arch=arm64] http://deb.debian.org/debian bookworm main" >"$A/sources.list"
+	AOPTS=(-o Dir::Etc::SourceList="$A/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o Dir::State::Lists="$A/lists" -o Dir::Cache="$A/cache" -o Dir::State::status=/dev/null
+		-o Debug::NoLocking=1 -o APT::Architecture=arm64 -o APT::Architectures::=arm64
+		-o APT::Sandbox::User=root)
+	note "deps: apt-get update of bookworm's arm64 package lists (side configuration)"
+	apt-get "${AOPTS[@]}" update -q >"$A/update.log" 2>&1 ||
+		{ cat "$A/update.log" >&2; die "apt-get update for arm64 failed"; }
+	# fio, busybox-static and the library packages of their dependency
+	# closure (not perl, python or PAM: fio links none of them).
+	mapfile -t apkgs < <(apt-cache "${AOPTS[@]}" depends --recurse --no-recommends --no-suggests \
+		--no-conflicts --no-breaks --no-replaces --no-enhances fio busybox-static 2>/dev/null |
+		grep -E '^(lib[a-z0-9].*|zlib1g|fio|busybox-static)$' | grep -vE '^lib(perl|python|pam)' | sort -u)
+	note "deps: downloading ${#apkgs[@]} arm64 packages (fio, busybox-static, libraries)"
+	(cd "$A/deb" && apt-get "${AOPTS[@]}" download -q "${apkgs[@]}" >"$A/download.log" 2>&1) ||
+		{ tail -20 "$A/download.log" >&2; die "apt-get download of the arm64 packages failed"; }
+	rm -rf "$aroot.tmp"; mkdir -p "$aroot.tmp"
+	for d in "$A"/deb/*.deb; do dpkg-deb -x "$d" "$aroot.tmp"; done
+	ls "$A"/deb/*.deb | sed 's|.*/||' >"$aroot.tmp/.packages"
+	touch "$aroot.tmp/.complete"
+	rm -rf "$aroot" "$A/deb"; mv "$aroot.tmp" "$aroot"
+fi
+note "deps: arm64 userland in $aroot ($(wc -l <"$aroot/.packages") packages: $(grep -E '^(fio|busybox-static)_' "$aroot/.packages" | tr '\n' ' '))"

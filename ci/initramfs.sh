@@ -2,33 +2,62 @@
 # Build the guest initramfs: Debian's busybox-static and fio (with the shared
 # libraries it links), the guest init and the test scenarios from selftests/.
 # Uncompressed cpio: unpacking is faster than decompressing under TCG.
+#
+#   KARCH=arm64 ci/initramfs.sh   the arm64 guest's ($BUILD/initramfs-arm64.cpio):
+#       Debian's arm64 busybox-static and fio with the packages of the
+#       libraries fio links (ci/deps.sh arm64 downloads them, apt-get
+#       download + dpkg-deb -x into $DEPS/arm64-root, nothing installed),
+#       and the guest tools and kselftests cross-built statically.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+karch_env
 
-OUT=${1:-$BUILD/initramfs.cpio}
+if [ "$KARCH" = x86_64 ]; then OUT=${1:-$BUILD/initramfs.cpio}
+else OUT=${1:-$BUILD/initramfs-$KARCH.cpio}; fi
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 
+# Where the guest's userland comes from: the host itself, or the unpacked
+# packages of the other architecture.
+if [ "$KARCH" = x86_64 ]; then
+	src=
+	READELF=readelf
+else
+	src=$DEPS/$KARCH-root
+	READELF=${CROSS_COMPILE}readelf
+	[ -f "$src/.complete" ] || die "no $KARCH userland in $src: run 'ci/deps.sh $KARCH'"
+fi
 for b in /bin/busybox /usr/bin/fio; do
-	[ -x "$b" ] || die "$b missing: run 'make deps'"
+	[ -x "$src$b" ] || die "$src$b missing: run 'make deps'"
 done
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,etc,root,selftests}
-cp /bin/busybox "$root/bin/busybox"
-# Every binary we copy brings the libraries ldd says it needs.
+cp "$src/bin/busybox" "$root/bin/busybox"
+# lib_dirs: where the loader looks, in $src.
+lib_dirs=(/lib/$(${CROSS_COMPILE}gcc -print-multiarch) /usr/lib/$(${CROSS_COMPILE}gcc -print-multiarch) /lib /usr/lib)
+# Every binary we copy brings the libraries it needs (DT_NEEDED, followed
+# through the libraries themselves), from the same root.
 copy_with_libs() {
-	local bin=$1 lib
-	cp -L "$bin" "$root$bin"
-	for lib in $(ldd "$bin" | awk '/=>/ { print $3 } /^\t\/.*ld-linux/ { print $1 }'); do
-		[ -e "$root$lib" ] && continue
-		mkdir -p "$root$(dirname "$lib")"
-		cp -L "$lib" "$root$lib"
+	local bin=$1 lib d found dirs
+	[ -e "$root$bin" ] && return 0
+	mkdir -p "$root$(dirname "$bin")"
+	cp -L "$src$bin" "$root$bin"
+	# its RUNPATH first (librados finds libceph-common in .../ceph)
+	dirs=($($READELF -d "$src$bin" | sed -n 's/.*(R\(UN\)\{0,1\}PATH).*\[\(.*\)\]/\2/p' |
+		sed "s|\$ORIGIN|$(dirname "$bin")|g" | tr ':' ' ') "${lib_dirs[@]}")
+	for lib in $($READELF -d "$src$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+		found=
+		for d in "${dirs[@]}"; do
+			if [ -e "$src$d/$lib" ]; then copy_with_libs "$d/$lib"; found=1; break; fi
+		done
+		[ -n "$found" ] || die "$bin needs $lib, which is not in $src${lib_dirs[*]}"
 	done
 }
 copy_with_libs /usr/bin/fio
 # The dynamic loader must also be where the ELF interpreter path says.
-interp=$(readelf -l /usr/bin/fio | sed -n 's/.*interpreter: \(.*\)]/\1/p')
+interp=$($READELF -l "$src/usr/bin/fio" | sed -n 's/.*interpreter: \(.*\)]/\1/p')
+[ -n "$interp" ] || die "no ELF interpreter in $src/usr/bin/fio"
 mkdir -p "$root$(dirname "$interp")"
-[ -e "$root$interp" ] || cp -L "$interp" "$root$interp"
+[ -e "$root$interp" ] || cp -L "$src$interp" "$root$interp"
 echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
 echo "nobody:x:65534:65534:nobody:/:/bin/sh" >>"$root/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
@@ -37,25 +66,25 @@ cp -r "$TOP"/selftests/. "$root/selftests/"
 # Small guest tools (selftests/guest/*.c), static.
 for c in "$TOP"/selftests/guest/*.c; do
 	[ -e "$c" ] || continue
-	gcc -static -O2 -Wall -Werror -o "$root/usr/bin/$(basename "$c" .c)" "$c" ||
+	"${CROSS_COMPILE}gcc" -static -O2 -Wall -Werror -o "$root/usr/bin/$(basename "$c" .c)" "$c" ||
 		die "building guest tool $c failed"
 done
 
 # The series' kselftests, built statically from the kernel tree.
 KSFT_TARGETS=${KSFT_TARGETS:-irq}
 for t in $KSFT_TARGETS; do
-	src=$KTREE/tools/testing/selftests/$t
-	if [ ! -d "$src" ]; then
+	ksrc=$KTREE/tools/testing/selftests/$t
+	if [ ! -d "$ksrc" ]; then
 		note "kselftest $t: not in $KTREE (series not applied?), left out"
 		continue
 	fi
-	out=$BUILD/kselftest/$t
+	out=$BUILD/kselftest/$t${CROSS_COMPILE:+-$KARCH}
 	mkdir -p "$out"
-	make -s -C "$src" OUTPUT="$out" LDFLAGS=-static >"$out.log" 2>&1 ||
+	make -s -C "$ksrc" OUTPUT="$out" LDFLAGS=-static ${CROSS_COMPILE:+CROSS_COMPILE=$CROSS_COMPILE ARCH=$KARCH} >"$out.log" 2>&1 ||
 		{ cat "$out.log" >&2; die "building kselftest $t failed"; }
 	mkdir -p "$root/kselftests/$t"
 	find "$out" -maxdepth 1 -type f -executable -exec cp {} "$root/kselftests/$t/" \;
-	[ -f "$src/settings" ] && cp "$src/settings" "$root/kselftests/$t/"
+	[ -f "$ksrc/settings" ] && cp "$ksrc/settings" "$root/kselftests/$t/"
 done
 install -m 755 "$TOP/selftests/guest/init" "$root/init"
 

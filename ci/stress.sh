@@ -17,13 +17,16 @@
 #                           switches, I/O raises no splat ('make stress'
 #                           runs it after the two stress boots)
 #   ci/stress.sh rt-kernel  only build the RT kernel
+#   ci/stress.sh arm64      the arm64 kernel and initramfs and the arm64-its
+#                           scenario ('make stress' runs it last;
+#                           STRESS_ARM64=0 leaves it out)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 SCENARIO=${STRESS_SCENARIO:-stress}
 mode=${1:-run}
-case $mode in run | kernel | inject | inject-kernel | rt | rt-kernel) ;;
-*) die "usage: ci/stress.sh [kernel|inject|inject-kernel|rt|rt-kernel]" ;; esac
+case $mode in run | kernel | inject | inject-kernel | rt | rt-kernel | arm64) ;;
+*) die "usage: ci/stress.sh [kernel|inject|inject-kernel|rt|rt-kernel|arm64]" ;; esac
 start=$(date +%s)
 
 # rt_boot: build the PREEMPT_RT kernel and boot selftests/rt on it.
@@ -37,6 +40,21 @@ rt_boot() {
 		COUNTS=$BUILD/results-stress/rt.counts "$TOP/ci/vm.sh" rt 2>&1 | tee "$BUILD/vm-rt.log" || r=1
 	return $r
 }
+# arm64_boot: the arm64 guest (GICv3 ITS) as 'make test-arm64' runs it.
+arm64_boot() {
+	local r=0
+	KARCH=arm64 KOUT=$BUILD/arm64/obj "$TOP/ci/kernel.sh" || return 1
+	"$TOP/ci/deps.sh" arm64 && KARCH=arm64 "$TOP/ci/initramfs.sh" || return 1
+	note "arm64 kernel and initramfs ready after $(($(date +%s) - start)) s"
+	LOGDIR=$BUILD/vm-arm64 COUNTS=$BUILD/results-stress/arm64.counts \
+		"$TOP/ci/vm.sh" arm64-its 2>&1 | tee "$BUILD/vm-arm64.log" || r=1
+	return $r
+}
+if [ "$mode" = arm64 ]; then
+	rc=0; arm64_boot || rc=1
+	echo "=== make stress (arm64): $([ $rc = 0 ] && echo passed || echo FAILED) in $(($(date +%s) - start)) s"
+	exit $rc
+fi
 if [ "${mode%-kernel}" = rt ]; then
 	rc=0; rt_boot || rc=1
 	echo "=== make stress ($mode): $([ $rc = 0 ] && echo passed || echo FAILED) in $(($(date +%s) - start)) s"
@@ -103,6 +121,10 @@ fi
 # The PREEMPT_RT boot (not for inject).
 if [ "$mode" = run ] && [ "${STRESS_RT:-1}" = 1 ]; then
 	rt_boot || rc=1
+fi
+# The arm64 boot (not for inject).
+if [ "$mode" = run ] && [ "${STRESS_ARM64:-1}" = 1 ]; then
+	arm64_boot || rc=1
 fi
 secs=$(($(date +%s) - start))
 if [ "${mode%-kernel}" = inject ]; then

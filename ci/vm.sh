@@ -12,6 +12,11 @@
 #
 # ACCEL=auto (default) tries KVM first and falls back to TCG when KVM shows
 # no kernel output within KVM_PROBE_SECS; ACCEL=kvm or ACCEL=tcg forces one.
+#
+# A scenario with GUEST_ARCH=arm64 in its vm.conf boots KERNEL_ARM64 (the
+# Image of 'KARCH=arm64 ci/kernel.sh') with INITRD_ARM64 in
+# qemu-system-aarch64's virt machine: GICv3 with an ITS, cortex-a72 vCPUs,
+# always TCG; the console is the PL011, TAP goes to a virtio console.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -35,10 +40,20 @@ SPLAT='BUG:|WARNING:|Oops|Kernel panic|general protection fault|Call Trace:|'\
 'list_del corruption|Poison overwritten|nvme.*timeout|nvme.*resetting controller'
 
 [ $# -gt 0 ] || die "usage: ci/vm.sh SCENARIO... (one of: $(cd "$TOP/selftests" && ls -d */vm.conf | sed 's|/vm.conf||' | tr '\n' ' '))"
-[ -f "$KERNEL" ] || die "no kernel at $KERNEL: run 'make kernel'"
-[ -f "$INITRD" ] || die "no initramfs at $INITRD: run 'make initramfs'"
-command -v "$QEMU" >/dev/null || die "$QEMU missing: run 'make deps'"
-for s in "$@"; do [ -f "$TOP/selftests/$s/vm.conf" ] || die "no scenario '$s' (selftests/$s/vm.conf)"; done
+KERNEL_ARM64=${KERNEL_ARM64:-$BUILD/arm64/obj/arch/arm64/boot/Image}
+INITRD_ARM64=${INITRD_ARM64:-$BUILD/initramfs-arm64.cpio}
+for s in "$@"; do
+	[ -f "$TOP/selftests/$s/vm.conf" ] || die "no scenario '$s' (selftests/$s/vm.conf)"
+	if grep -q '^GUEST_ARCH=arm64' "$TOP/selftests/$s/vm.conf"; then
+		[ -f "$KERNEL_ARM64" ] || die "no arm64 kernel at $KERNEL_ARM64: run 'make kernel-arm64'"
+		[ -f "$INITRD_ARM64" ] || die "no arm64 initramfs at $INITRD_ARM64: run 'make initramfs-arm64'"
+		command -v qemu-system-aarch64 >/dev/null || die "qemu-system-aarch64 missing: run 'make deps'"
+	else
+		[ -f "$KERNEL" ] || die "no kernel at $KERNEL: run 'make kernel'"
+		[ -f "$INITRD" ] || die "no initramfs at $INITRD: run 'make initramfs'"
+		command -v "$QEMU" >/dev/null || die "$QEMU missing: run 'make deps'"
+	fi
+done
 
 total_pass=0 total_fail=0 total_skip=0
 chosen_accel=
@@ -49,11 +64,24 @@ chosen_accel=
 run_qemu() {
 	local accel=$1 dir=$2 pid rc waited=0 t0=$SECONDS
 	: >"$dir/console.log"; : >"$dir/tap.log"
-	local cmd=(timeout -k 10 "$TIMEOUT" "$QEMU" -machine q35 -accel "$accel"
-		-smp "$SMP" -m "$MEM" -display none -monitor none -no-reboot
-		-serial "file:$dir/console.log" -serial "file:$dir/tap.log"
-		-kernel "$KERNEL" -initrd "$INITRD"
-		-append "console=ttyS0 panic=-1 irqtest.scenario=${SCRIPTS:-$scenario} kunit.enable=$KUNIT $KARGS${KARGS_EXTRA:+ $KARGS_EXTRA}"
+	local cmd
+	if [ "$GUEST_ARCH" = arm64 ]; then
+		cmd=(timeout -k 10 "$TIMEOUT" qemu-system-aarch64 -machine virt,gic-version=3,its=on
+			-cpu cortex-a72 -accel tcg
+			-smp "$SMP" -m "$MEM" -display none -monitor none -no-reboot
+			-serial "file:$dir/console.log"
+			-device virtio-serial-device -chardev "file,id=tap,path=$dir/tap.log"
+			-device virtconsole,chardev=tap
+			-kernel "$KERNEL_ARM64" -initrd "$INITRD_ARM64"
+			-append "console=ttyAMA0 panic=-1 irqtest.tap=/dev/hvc0 irqtest.scenario=${SCRIPTS:-$scenario} kunit.enable=$KUNIT $KARGS${KARGS_EXTRA:+ $KARGS_EXTRA}")
+	else
+		cmd=(timeout -k 10 "$TIMEOUT" "$QEMU" -machine q35 -accel "$accel"
+			-smp "$SMP" -m "$MEM" -display none -monitor none -no-reboot
+			-serial "file:$dir/console.log" -serial "file:$dir/tap.log"
+			-kernel "$KERNEL" -initrd "$INITRD"
+			-append "console=ttyS0 panic=-1 irqtest.scenario=${SCRIPTS:-$scenario} kunit.enable=$KUNIT $KARGS${KARGS_EXTRA:+ $KARGS_EXTRA}")
+	fi
+	cmd+=(
 		-drive "file=$dir/nvme.img,if=none,id=nvm,format=raw"
 		-device "nvme,serial=irqtest0,drive=nvm,max_ioqpairs=$NVME_QUEUES"
 		-netdev "user,id=n0,restrict=on$NETDEV_EXTRA" -device e1000e,netdev=n0,romfile=
@@ -103,6 +131,7 @@ run_qemu() {
 
 for scenario in "$@"; do
 	SMP=4 MEM=2G NVME_QUEUES=4 NVME_SIZE=256M KARGS= TIMEOUT=600 QEMU_EXTRA= NETDEV_EXTRA= KUNIT=0 KUNIT_SUITES= KUNIT_NO_SKIP=0 BENCH=0 SCRIPTS=
+	GUEST_ARCH=x86_64
 	HOST_FWD=0
 	dir=$LOGDIR/$scenario
 	rm -rf "$dir"; mkdir -p "$dir"
