@@ -72,7 +72,6 @@ for p in "${profiles[@]}"; do
 		if [ ! -f "$obj/.config.top" ] ||
 		   [ -n "$(find "$TOP/kconfig-fragments" -maxdepth 2 -name '*.config' -newer "$obj/.config.top")" ]; then
 			progress "patch-build: $p configuration"
-			checkout "$(git -C "$KTREE" rev-parse HEAD)"
 			KARCH=$p KOUT=$obj CONFIG_ONLY=1 "$TOP/ci/kernel.sh" >"$logdir/config-$p.log" 2>&1 ||
 				{ cat "$logdir/config-$p.log"; die "no $p configuration (see above)"; }
 			cp "$obj/.config" "$obj/.config.top"

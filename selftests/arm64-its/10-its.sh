@@ -30,25 +30,7 @@ fio --name=fill --filename=$dev --rw=write --bs=4k --size=32M \
 	--ioengine=libaio --direct=1 --iodepth=32 --verify=crc32c --do_verify=0 \
 	>/tmp/fill.log 2>&1
 check "fio wrote the verify pattern (32 MiB)" [ $? -eq 0 ]
-t0=$(irq_thread_pid "$q0" nvme0q0)
-t1=$(irq_thread_pid "$q1" nvme0q1)
-check "irq threads of nvme0q0 and nvme0q1 exist" test -n "$t0" -a -n "$t1"
-if [ -n "$t0" ] && [ -n "$t1" ]; then
-	aff1=$(cat /proc/irq/$q1/smp_affinity_list)
-	eff1=$(cat /proc/irq/$q1/effective_affinity_list)
-	aff0=$(cat /proc/irq/$q0/smp_affinity_list)
-	eff0=$(cat /proc/irq/$q0/effective_affinity_list)
-	diag "irq  action    affinity  effective  thread Cpus_allowed"
-	diag "$q1   nvme0q1   $aff1       $eff1          $(cpus_allowed "$t1")"
-	diag "$q0   nvme0q0   $aff0       $eff0          $(cpus_allowed "$t0")"
-	expect_eq "nvme0q1 affinity mask spans all $ncpu CPUs" "$aff1" "0-$((ncpu - 1))"
-	check "nvme0q1 effective affinity is one CPU ($eff1)" is_one_cpu "$eff1"
-	expect_eq "nvme0q1 thread (IRQF_IRQ_AFFINITY) may run on the whole affinity mask" \
-		"$(cpus_allowed "$t1")" "$aff1"
-	check "nvme0q0 effective affinity is one CPU ($eff0)" is_one_cpu "$eff0"
-	expect_eq "nvme0q0 thread (no flag) stays on the effective CPU" \
-		"$(cpus_allowed "$t0")" "$eff0"
-fi
+check_queue_threads "$q0" "$q1"
 for q in "$q0 nvme0q0" "$q1 nvme0q1"; do
 	set -- $q
 	echo 0 >/proc/irq/$1/$2/threaded

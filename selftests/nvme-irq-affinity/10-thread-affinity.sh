@@ -22,26 +22,7 @@ fio --name=fill --filename=$dev --rw=write --bs=4k --size=64M \
 	>/tmp/fill.log 2>&1
 check "fio wrote the verify pattern (64 MiB)" [ $? -eq 0 ]
 
-t0=$(irq_thread_pid "$q0" nvme0q0)
-t1=$(irq_thread_pid "$q1" nvme0q1)
-check "irq threads of nvme0q0 and nvme0q1 exist" test -n "$t0" -a -n "$t1"
-[ -n "$t0" ] && [ -n "$t1" ] || exit 0
-
-aff1=$(cat /proc/irq/$q1/smp_affinity_list)
-eff1=$(cat /proc/irq/$q1/effective_affinity_list)
-aff0=$(cat /proc/irq/$q0/smp_affinity_list)
-eff0=$(cat /proc/irq/$q0/effective_affinity_list)
-diag "irq  action    affinity  effective  thread Cpus_allowed"
-diag "$q1   nvme0q1   $aff1       $eff1          $(cpus_allowed "$t1")"
-diag "$q0   nvme0q0   $aff0       $eff0          $(cpus_allowed "$t0")"
-
-expect_eq "nvme0q1 affinity mask spans all $ncpu CPUs" "$aff1" "0-$((ncpu - 1))"
-check "nvme0q1 effective affinity is one CPU ($eff1)" is_one_cpu "$eff1"
-expect_eq "nvme0q1 thread (IRQF_IRQ_AFFINITY) may run on the whole affinity mask" \
-	"$(cpus_allowed "$t1")" "$aff1"
-check "nvme0q0 effective affinity is one CPU ($eff0)" is_one_cpu "$eff0"
-expect_eq "nvme0q0 thread (no flag) stays on the effective CPU" \
-	"$(cpus_allowed "$t0")" "$eff0"
+check_queue_threads "$q0" "$q1" || exit 0
 
 # Random reads over the written area, verified, with one job per CPU; watch
 # where the queue's thread runs meanwhile (shown, not asserted: where the
