@@ -5,11 +5,29 @@
 # patch that does not apply fails loudly.  The layout mirrors $BUILD/linux
 # and $BUILD/obj, so that with CCACHE_BASEDIR (ci/kernel.sh) the compiler
 # sees the same relative paths and ccache can reuse the main build's
-# objects for every file the bench patches do not change.
+# objects for every file the bench patches do not change.  The bench
+# kernel's config adds kconfig-fragments/bench/*.config (the swamp model).
+#
+#   ci/bench-kernel.sh export   write the worktree's commits above the
+#                               series back to bench-patches/ (bench patches
+#                               are edited as commits there, like the series)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 wt=$BUILD/benchk/linux
+if [ "${1:-}" = export ]; then
+	[ -e "$wt/.git" ] || die "no bench worktree at $wt: run 'make bench-kernel' first"
+	head=$(git -C "$KTREE" rev-parse HEAD)
+	n=$(git -C "$wt" rev-list --count "$head..HEAD")
+	[ "$n" -gt 0 ] || die "no commits above the series in $wt"
+	tmp=$(mktemp -d)
+	git -C "$wt" format-patch -q -N --zero-commit --no-signature -o "$tmp" "$head..HEAD"
+	rm -f "$TOP"/bench-patches/*.patch
+	mv "$tmp"/*.patch "$TOP/bench-patches/"
+	rmdir "$tmp"
+	note "bench-patches/: $n patches from $wt"
+	exit 0
+fi
 mkdir -p "$BUILD/benchk"
 head=$(git -C "$KTREE" rev-parse HEAD)
 if [ ! -d "$wt/.git" ] && [ ! -f "$wt/.git" ]; then
@@ -24,4 +42,4 @@ for p in "$TOP"/bench-patches/*.patch; do
 	GIT_COMMITTER_NAME=$PROJECT_NAME GIT_COMMITTER_EMAIL=$PROJECT_EMAIL \
 		git -C "$wt" am -q --keep-cr "$p" || die "bench patch $(basename "$p") does not apply on the series"
 done
-KTREE=$wt KOUT=$BUILD/benchk/obj exec "$(dirname "$0")/kernel.sh"
+KTREE=$wt KOUT=$BUILD/benchk/obj EXTRA_FRAGMENTS="${EXTRA_FRAGMENTS:+$EXTRA_FRAGMENTS }$(ls "$TOP"/kconfig-fragments/bench/*.config | tr '\n' ' ')" exec "$(dirname "$0")/kernel.sh"
