@@ -37,7 +37,8 @@ SPLAT='BUG:|WARNING:|Oops|Kernel panic|general protection fault|Call Trace:|'\
 'lockdep is turned off|DEBUG_LOCKS_WARN_ON|suspicious RCU usage|ODEBUG:|'\
 'soft lockup|hard LOCKUP|rcu: INFO|rcu_.* detected stalls|self-detected stall|'\
 'blocked for more than|UBSAN:|KASAN:|kmemleak:.*new suspected|list_add corruption|'\
-'list_del corruption|Poison overwritten|nvme.*timeout|nvme.*resetting controller'
+'list_del corruption|Poison overwritten|nvme.*timeout|nvme.*resetting controller|'\
+'nobody cared|Disabling IRQ #'
 
 [ $# -gt 0 ] || die "usage: ci/vm.sh SCENARIO... (one of: $(cd "$TOP/selftests" && ls -d */vm.conf | sed 's|/vm.conf||' | tr '\n' ' '))"
 KERNEL_ARM64=${KERNEL_ARM64:-$BUILD/arm64/obj/arch/arm64/boot/Image}

@@ -4,9 +4,9 @@
 # interrupt delivered to one CPU, a fixed amount of work per completion in
 # the handler (kernel/irq/swamp_bench.c of bench-patches/).  A busy loop,
 # the victim, is pinned to the interrupt's CPU.  Per mode and round:
-#   bench: swamp,MODE,ROUND,COMPL_PER_S,VICTIM_PCT,IRQCPU_HARDIRQ_PCT,THREAD_ON_IRQCPU_PCT,THREAD_CPUS,IRQS_PER_COMPL,HARD_COMPL_PCT,MAX_HARD_MS,MAX_THREAD_MS,SOFTLOCKUPS,RCU_STALLS,AUTO_SWITCHES,LIMIT_PER_S
+#   bench: swamp,MODE,ROUND,COMPL_PER_S,VICTIM_PCT,IRQCPU_HARDIRQ_PCT,THREAD_ON_IRQCPU_PCT,THREAD_CPUS,IRQS_PER_COMPL,HARD_COMPL_PCT,MAX_HARD_MS,MAX_THREAD_MS,SOFTLOCKUPS,RCU_STALLS,AUTO_SWITCHES,SPURIOUS_DISABLED
 # and once:
-#   bench: calib,IRQ_CPU,ENTRY_NS,ROUND_TRIP_NS,COMPL_NS,WORK_NS,SUBMIT_NS,QD,SUBMITTERS
+#   bench: calib,IRQ_CPU,ENTRY_NS,ROUND_TRIP_NS,COMPL_NS,WORK_LOOPS,SUBMIT_LOOPS,QD,SUBMITTERS
 # Modes, switched at run time through /proc/irq/<N>/swampq1/threaded:
 # hard, threaded-stock (thread bound to the interrupt's effective CPU),
 # threaded-affinity (IRQF_IRQ_AFFINITY: the whole mask), auto.  The
@@ -42,7 +42,7 @@ if echo 1 >$D/calibrate; then
 	diag "calib: $c"
 	val() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 	p=/sys/module/swamp_bench/parameters
-	diag "bench: calib,$xcpu,$(val entry_ns "$c"),$(val round_trip_ns "$c"),$(val compl_ns "$c"),$(cat $p/work_ns),$(cat $p/submit_ns),$(cat $p/qd),$ncpu"
+	diag "bench: calib,$xcpu,$(val entry_ns "$c"),$(val round_trip_ns "$c"),$(val compl_ns "$c"),$(cat $p/work_loops),$(cat $p/submit_loops),$(cat $p/qd),$ncpu"
 	pass "calibration: entry and completion costs measured on CPU $xcpu"
 else
 	fail "calibration (an interrupt raised on CPU $xcpu was not handled)"
@@ -69,6 +69,17 @@ set_mode() {
 lockups() { dmesg | grep -c 'soft lockup\|hard LOCKUP'; }
 stalls() { dmesg | grep -cE 'rcu: INFO: .*(detected stalls|self-detected stall)'; }
 autos() { dmesg | grep -c '(swampq1): auto:'; }
+# The spurious interrupt detector disabling the line ("nobody cared").
+spurious() { dmesg | grep -c "irq $irq: nobody cared"; }
+
+# xcpu_ticks: "USER:TOTAL" ticks of the interrupt's CPU (/proc/stat).  The
+# victim is the only user task there.  Its own times (/proc/PID/stat) are
+# no good here: a hard handler that runs for seconds is accounted as irq
+# time only when it returns, and until then the scheduler charges it to
+# the task it interrupted.
+xcpu_ticks() {
+	awk -v c="cpu$xcpu" '$1 == c { t = 0; for (i = 2; i <= 9; i++) t += $i; print $2 + $3 ":" t }' /proc/stat
+}
 
 # run MODE ROUND
 run() {
@@ -80,23 +91,24 @@ run() {
 	[ -z "$pid" ] || diag "$1: thread $pid Cpus_allowed $(cpus_allowed "$pid")"
 	victim_start "$xcpu"
 	sleep 0.2
-	l0=$(lockups) s0=$(stalls) a0=$(autos)
-	v0=$(victim_ticks) t0=$(uptime_ticks)
+	l0=$(lockups) s0=$(stalls) a0=$(autos) n0=$(spurious)
+	x0=$(xcpu_ticks)
 	if ! echo "$RUNTIME" >$D/run; then
 		victim_stop
-		fail "$1 round $2: run"
+		fail "$1 round $2: run (every request completed in time)"
 		diag "$(cat $D/stats)"
+		diag "$(dmesg | grep -E "irq $irq: nobody cared|Disabling IRQ #$irq" | tail -2)"
 		return
 	fi
-	v1=$(victim_ticks) t1=$(uptime_ticks)
+	x1=$(xcpu_ticks)
 	victim_stop
 	# The detectors report once the CPU gets out of the handler.
 	sleep 2
-	l1=$(lockups) s1=$(stalls) a1=$(autos)
+	l1=$(lockups) s1=$(stalls) a1=$(autos) n1=$(spurious)
 	st=$(cat $D/stats)
 	diag "$1 round $2: $(echo "$st" | sed -n 's/^counts: //p')"
-	line=$(echo "$st" | awk -v x="$xcpu" -v v=$((v1 - v0)) -v t=$((t1 - t0)) \
-		-v l=$((l1 - l0)) -v s=$((s1 - s0)) -v a=$((a1 - a0)) '
+	line=$(echo "$st" | awk -v x="$xcpu" -v v=$((${x1%:*} - ${x0%:*})) -v t=$((${x1#*:} - ${x0#*:})) \
+		-v l=$((l1 - l0)) -v s=$((s1 - s0)) -v a=$((a1 - a0)) -v sp=$((n1 - n0)) '
 		$1 != "percpu:" { for (i = 2; i <= NF; i++) { split($i, e, "="); kv[$1 e[1]] = e[2] } }
 		$1 == "percpu:" { for (i = 2; i <= NF; i++) { split($i, e, "="); cpu = substr(e[1], 4)
 				split(e[2], g, ","); split(g[1], h, ":"); split(g[2], k, ":")
@@ -107,10 +119,10 @@ run() {
 			secs = ns / 1e9; if (secs <= 0) secs = 1
 			where = ""; for (cpu in tc) if (ct > 0 && tc[cpu] * 100 >= ct) where = where (where == "" ? "" : "/") cpu ":" int(tc[cpu] * 100 / ct + 0.5)
 			if (where == "") where = "-"
-			printf "%.0f,%.1f,%.1f,%.1f,%s,%.3f,%.1f,%.1f,%.1f,%d,%d,%d",
+			printf "%.0f,%.1f,%.1f,%.1f,%s,%.3f,%.1f,%.1f,%.1f,%d,%d,%d,%d",
 				c / secs, 100 * v / (t > 0 ? t : 1), irqns[x] / ns * 100,
 				(ct > 0 ? 100 * tc[x] / ct : 0), where, (c > 0 ? irqs / c : 0),
-				(c > 0 ? 100 * ch / c : 0), mh / 1e6, mt / 1e6, l, s, a }')
+				(c > 0 ? 100 * ch / c : 0), mh / 1e6, mt / 1e6, l, s, a, sp }')
 	diag "bench: swamp,$1,$2,$line"
 	pass "$1 round $2: ran ${RUNTIME}s"
 }
