@@ -38,8 +38,15 @@ fi
 
 # The cover letter: subject, body with the bench tables and the base.
 bench="(run 'make bench' for the tables)"
-if [ -s "$BUILD/bench/nvme.csv" ] || [ -s "$BUILD/bench/irq-round-trip.csv" ]; then
+if [ -s "$BUILD/bench/nvme.csv" ] || [ -s "$BUILD/bench/irq-round-trip.csv" ] || [ -s "$BUILD/bench/swamp.csv" ]; then
 	bench=
+	[ -s "$BUILD/bench/swamp.csv" ] && bench+="Swamp model (bench patches, not in this series): one queue shared by
+4 vCPUs, completion work in the handler the bottleneck, interrupt on one
+CPU, victim = busy loop there; means of 2 runs, spread = (max - min) / mean:
+$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ printf "  %-17s %6d/s (%.2fx hard, spread %4.1f%%)  victim %5.1f%%  RCU stalls %d\n", $1, $c["compl_per_s"],
+		$c["ratio_to_hard"], $c["spread_pct"], $c["victim_pct"], $c["rcu_stalls"] }' "$BUILD/bench/swamp.csv")
+"
 	[ -s "$BUILD/bench/nvme.csv" ] && bench+="NVMe fio 4k randread, 4 vCPUs, per-vCPU queues (percpu) and one
 shared queue (swamp); victim = busy loop on the interrupt's CPU:
 $(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }

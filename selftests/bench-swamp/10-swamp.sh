@@ -9,8 +9,11 @@
 #   bench: calib,IRQ_CPU,ENTRY_NS,ROUND_TRIP_NS,COMPL_NS,WORK_LOOPS,SUBMIT_LOOPS,QD,SUBMITTERS
 # Modes, switched at run time through /proc/irq/<N>/swampq1/threaded:
 # hard, threaded-stock (thread bound to the interrupt's effective CPU),
-# threaded-affinity (IRQF_IRQ_AFFINITY: the whole mask), auto.  The
-# placement changes by requesting the interrupt again (debugfs affinity).
+# threaded-affinity (IRQF_IRQ_AFFINITY as in the series: the whole mask),
+# threaded-aff-skip (IRQF_IRQ_AFFINITY with bench-patches/0003: the mask
+# without the interrupt's CPU), auto (as in the series).  The placement
+# changes by requesting the interrupt again (debugfs affinity), which
+# creates a new thread, after setting irq_thread_skip_effective.
 . /selftests/guest/lib.sh
 . /selftests/guest/nvme.sh
 
@@ -51,7 +54,13 @@ fi
 
 # set_mode MODE: placement first (requesting again resets to hard), then
 # the mode through the proc file.
+skipfile=/sys/module/kernel/parameters/irq_thread_skip_effective
 set_mode() {
+	if [ -w $skipfile ]; then
+		case $1 in threaded-aff-skip) echo Y ;; *) echo N ;; esac >$skipfile || return 1
+	elif [ "$1" = threaded-aff-skip ]; then
+		return 1
+	fi
 	case $1 in
 	threaded-stock) echo 0 >$D/affinity ;;
 	*) echo 1 >$D/affinity ;;
@@ -88,7 +97,7 @@ run() {
 		return
 	fi
 	pid=$(irq_thread_pid "$irq" swampq1)
-	[ -z "$pid" ] || diag "$1: thread $pid Cpus_allowed $(cpus_allowed "$pid")"
+	[ -z "$pid" ] || diag "$1: thread $pid Cpus_allowed $(cpus_allowed "$pid") policy/rt_priority $(awk '{ print $41 "/" $40 }' "/proc/$pid/stat")"
 	victim_start "$xcpu"
 	sleep 0.2
 	l0=$(lockups) s0=$(stalls) a0=$(autos) n0=$(spurious)
@@ -105,6 +114,7 @@ run() {
 	# The detectors report once the CPU gets out of the handler.
 	sleep 2
 	l1=$(lockups) s1=$(stalls) a1=$(autos) n1=$(spurious)
+	[ -z "$pid" ] || diag "$1: thread $pid after the run: policy/rt_priority $(awk '{ print $41 "/" $40 }' "/proc/$pid/stat" 2>/dev/null), $(grep -h ctxt_switches "/proc/$pid/status" 2>/dev/null | tr -s '\t\n' '  ')"
 	st=$(cat $D/stats)
 	diag "$1 round $2: $(echo "$st" | sed -n 's/^counts: //p')"
 	line=$(echo "$st" | awk -v x="$xcpu" -v v=$((${x1%:*} - ${x0%:*})) -v t=$((${x1#*:} - ${x0#*:})) \
@@ -129,7 +139,7 @@ run() {
 
 r=1
 while [ $r -le "$ROUNDS" ]; do
-	for m in hard threaded-stock threaded-affinity auto; do
+	for m in hard threaded-stock threaded-affinity threaded-aff-skip auto; do
 		run $m $r
 	done
 	r=$((r + 1))
