@@ -18,7 +18,7 @@
 #          handler is the bottleneck), per mode (hard, threaded-stock,
 #          threaded-affinity, auto), against the model's limit
 #   BENCH_KARGS="irqbench.runtime=10 irqbench.rounds=2"  (the defaults;
-#          swamp: 8 s per run; SWAMP_KARGS adds e.g. swamp_bench.work_ns=N)
+#          swamp: 8 s per run; SWAMP_KARGS adds e.g. swamp_bench.work_loops=N)
 #   BENCH_REUSE=1   tables from the last boot's results, no new boot
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -159,7 +159,7 @@ bench_swamp() {
 	if [ "${BENCH_REUSE:-0}" = 1 ] && [ -f "$tap" ]; then
 		note "BENCH_REUSE=1: tables from the last bench-swamp boot"
 	else
-		note "swamp model: one boot, 4 modes x 2 rounds of 8 s, ~8 min under TCG (log: $out/bench-swamp.log)"
+		note "swamp model: one boot, 5 modes x 2 rounds of 8 s, ~4 min under TCG (log: $out/bench-swamp.log)"
 		KERNEL=$k KARGS_EXTRA="${BENCH_KARGS:-}${SWAMP_KARGS:+ $SWAMP_KARGS}" LOGDIR=$BUILD/vm-bench COUNTS=$out/.counts \
 			"$TOP/ci/vm.sh" bench-swamp 2>&1 | tee "$out/bench-swamp.log" | grep --line-buffered -E '^(===|  \.\.\. |  host: )' ||
 			true
@@ -225,7 +225,11 @@ bench_swamp() {
 			printf "victim in hard: %.1f%%, threaded-stock: %.1f%%\n", v["hard", 6], v["threaded-stock", 6]
 			printf "hard mode swamp: %d soft lockup and %d RCU stall reports, longest handler run %.0f ms: %s\n",
 				v["hard", 14], v["hard", 15], v["hard", 12], (v["hard", 14] + v["hard", 15] > 0 ? "the detectors fired" : "NO detector fired")
-		}' "$out/swamp.csv" | tee "$out/swamp-verdict.txt"
+		}' "$out/swamp.csv" >"$out/swamp-verdict.txt"
+	# Placement can differ from run to run: each run's victim share.
+	awk -F, 'NR > 1 && $1 ~ /^threaded-aff/ { r[$1] = r[$1] sprintf(" round %d: %.1f%% (thread on %s)", $2, $4, $7) }
+		END { for (m in r) printf "victim per run, %s:%s\n", m, r[m] }' "$out/swamp-runs.csv" | sort >>"$out/swamp-verdict.txt"
+	cat "$out/swamp-verdict.txt"
 	echo "CSV: $out/swamp.csv (means), $out/swamp-runs.csv (every run), $out/swamp-calib.csv"
 	if command -v gnuplot >/dev/null; then
 		awk -F, 'NR > 1 { print $1, $5, $6, $19 }' "$out/swamp.csv" >"$out/swamp.dat"
