@@ -14,7 +14,10 @@ BUILD ?= $(TOP)/build
 # KERNEL_SRC=~/linux applies the series on a new branch of your own tree.
 KERNEL_SRC ?=
 KOUT ?= $(BUILD)/obj
-# The identity every patch is authored and signed off with.
+# The committer of the generated tree, and for make send the sender when
+# set to something else than this placeholder (else git's user.name and
+# user.email): the sender signs off every mail, and make send SEND=1
+# refuses to mail as the placeholder.  See README.md, "Mailing".
 PROJECT_NAME ?= Threadable IRQ Project
 PROJECT_EMAIL ?= threadable-irq@example.org
 # ccache outside the build dir, so a fresh clone on the same machine reuses it.

@@ -22,10 +22,33 @@ PREFIX="PATCH${SERIES_VERSION:+ v$SERIES_VERSION}"
 [ "$SERIES_VERSION" != 1 ] || PREFIX=PATCH
 out=${MAIL_DIR:-$BUILD/mail}
 rm -rf "$out"; mkdir -p "$out"
-# The project identity for every git (and b4) command below, without
+# The sender: the person who mails the series.  The Developer's
+# Certificate of Origin needs a real identity, and one who sends patches
+# another wrote adds a Signed-off-by of their own (clause (c)).  It comes
+# from PROJECT_NAME/PROJECT_EMAIL when they are set to something other
+# than the placeholder, else from git (user.name, user.email).  The
+# patches keep their authorship; every mail gets the sender's sign-off
+# (format-patch --signoff, rebase --signoff for b4), after the author's.
+PLACEHOLDER_NAME="Threadable IRQ Project" PLACEHOLDER_EMAIL=threadable-irq@example.org
+if [ "$PROJECT_NAME" != "$PLACEHOLDER_NAME" ] || [ "$PROJECT_EMAIL" != "$PLACEHOLDER_EMAIL" ]; then
+	SENDER_NAME=$PROJECT_NAME SENDER_EMAIL=$PROJECT_EMAIL
+else
+	SENDER_NAME=$(git -C "$KTREE" config user.name 2>/dev/null || true)
+	SENDER_EMAIL=$(git -C "$KTREE" config user.email 2>/dev/null || true)
+fi
+placeholder=0
+if [ -z "$SENDER_NAME" ] || [ -z "$SENDER_EMAIL" ] ||
+	[ "$SENDER_EMAIL" = "$PLACEHOLDER_EMAIL" ] || [ "$SENDER_NAME" = "$PLACEHOLDER_NAME" ]; then
+	placeholder=1 SENDER_NAME=$PLACEHOLDER_NAME SENDER_EMAIL=$PLACEHOLDER_EMAIL
+fi
+refusal="the sender is the placeholder '$PLACEHOLDER_NAME <$PLACEHOLDER_EMAIL>', which no maintainer applies a patch from: set your own with 'git config --global user.name \"Your Name\"' and 'git config --global user.email you@example.com', or make send PROJECT_NAME=\"Your Name\" PROJECT_EMAIL=you@example.com"
+if [ "$placeholder" = 1 ] && [ "${SEND:-0}" = 1 ]; then
+	die "refusing to send: $refusal"
+fi
+# The sender's identity for every git (and b4) command below, without
 # touching the config of a user's tree.
-export GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0="$PROJECT_NAME" \
-	GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1="$PROJECT_EMAIL"
+export GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0="$SENDER_NAME" \
+	GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1="$SENDER_EMAIL"
 
 if [ -z "${KERNEL_SRC:-}" ]; then
 	based_on="Based on Linux 7.3.4 as Debian packages it ($BASE_PKG
@@ -66,7 +89,7 @@ subject=$(head -1 "$out/cover.txt")
 body=$(tail -n +3 "$out/cover.txt")
 
 # Recipients: maintainers and reviewers To, lists Cc, for the whole series.
-kgit format-patch -q --cover-letter --thread "${base_opt[@]}" \
+git -C "$KTREE" format-patch -q --signoff --cover-letter --thread "${base_opt[@]}" \
 	--subject-prefix="$PREFIX" -o "$out" "$BASE_REF..HEAD"
 gm=(./scripts/get_maintainer.pl --nogit --nogit-fallback --no-rolestats --norolestats)
 mapfile -t pf < <(ls "$out"/[0-9]*.patch | grep -v '/0000-cover-letter.patch$')
@@ -86,7 +109,7 @@ open(cover, "w").write(text)
 PY
 grep -q "^Subject: \[$PREFIX 00/" "$cover" || die "cover letter subject is not [$PREFIX 00/..]"
 args=(--no-signed-off-by-cc --suppress-cc=self --to="$to" --cc="$cc"
-	--from="$PROJECT_NAME <$PROJECT_EMAIL>" --confirm=always)
+	--from="$SENDER_NAME <$SENDER_EMAIL>" --confirm=always)
 if [ "${SEND:-0}" = 1 ]; then
 	note "SEND=1: git send-email will now send $(ls "$out"/*.patch | wc -l) mails"
 	git send-email "${args[@]}" "$out"/*.patch
@@ -107,6 +130,8 @@ git -C "$KTREE" worktree prune
 	cd "$wt"
 	git checkout -q -B b4/irq-series "$(git -C "$KTREE" rev-parse HEAD)"
 	git branch -f b4/base "$BASE_REF"
+	# The sender's Signed-off-by on every commit (the author's stays).
+	git rebase -q --signoff b4/base
 	git config b4.prep-cover-strategy branch-description
 	# Enrolling again starts the series anew: the revision is forced below.
 	git config --remove-section "branch.b4/irq-series" 2>/dev/null || true
@@ -125,7 +150,25 @@ want=$((${#pf[@]} + 1))
 grep -q "^Subject: \[$PREFIX 00/${#pf[@]}\]" "$out"/b4/0000-*.eml ||
 	die "b4's cover letter subject is not [$PREFIX 00/${#pf[@]}]"
 
+# Every mail carries the sender's Signed-off-by.
+for m in "${pf[@]}" "$out"/b4/0[0-9][0-9][1-9]-*.eml; do
+	grep -qxF "Signed-off-by: $SENDER_NAME <$SENDER_EMAIL>" "$m" ||
+		die "$m has no Signed-off-by of the sender $SENDER_NAME <$SENDER_EMAIL>"
+done
+# The mails apply with git am to the base and give the series' tree.
+(
+	cd "$wt"
+	git checkout -q --detach b4/base
+	git am -q "${pf[@]}" >"$out/git-am.log" 2>&1 || { git am --abort; exit 1; }
+	rc=0
+	[ "$(git rev-parse 'HEAD^{tree}')" = "$(git -C "$KTREE" rev-parse 'HEAD^{tree}')" ] || rc=1
+	git checkout -q b4/irq-series
+	exit $rc
+) || die "git am of the mails in $out onto the base failed or gave another tree ($out/git-am.log)"
+
 echo "Series v$SERIES_VERSION, ${#pf[@]} patches + cover letter; $based_on" | head -1
+echo "sender:     $SENDER_NAME <$SENDER_EMAIL> (Signed-off-by on every mail; git am onto the base gives the series' tree)"
 echo "b4:         $n mails in $out/b4 (b4 send -o: nothing sent); to send: cd $wt && b4 send"
 echo "send-email: $(ls "$out"/*.patch | wc -l) files in $out, dry run in $out/dry-run.txt;"
 echo "            recipients in $out/recipients.txt. Nothing was sent: 'make send SEND=1' sends."
+[ "$placeholder" = 0 ] || echo "NOTE:       'make send SEND=1' would refuse: $refusal"
