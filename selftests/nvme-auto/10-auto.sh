@@ -12,7 +12,7 @@
 # fixed: both loads first run in hard mode, in windows of rise_ms, and
 # high_pct is set half-way between the flood's lowest window and the
 # moderate load's highest.  When the flood is not at least twice the
-# moderate load plus 4 points, this host cannot tell them apart with a
+# moderate load and 4 points above it, this host cannot tell them apart with a
 # margin on both sides, and the auto checks skip (reported as skips).
 . /selftests/guest/lib.sh
 . /selftests/guest/nvme.sh
@@ -88,13 +88,14 @@ wait
 cal_f=$(sort -n /tmp/cal-f.txt | head -n 1)
 diag "calibration, hard mode, ${WIN} s windows: moderate load (all CPUs) $(tr '\n' ' ' </tmp/cal-m.txt)%; flood (CPU $cpu1) $(tr '\n' ' ' </tmp/cal-f.txt)%"
 # A wide margin on both sides: the flood's lowest window at least twice
-# the moderate load's highest plus 4 points, and high_pct half-way.
+# the moderate load's highest and 4 points above it, high_pct half-way
+# (at least 2 points from each).
 high=$(((cal_m + cal_f + 1) / 2)); low=$cal_m
 [ "$low" -ge 1 ] || low=1
 [ "$low" -lt "$high" ] || low=$((high - 1))
 diag "calibration: flood at least $cal_f%, moderate load at most $cal_m%; high_pct $high, low_pct $low"
-if [ "$cal_f" -lt $((2 * cal_m + 4)) ]; then
-	skip "auto: flood and moderate load told apart" "the flood's lowest window ($cal_f%) is not at least twice the moderate load's highest ($cal_m%) plus 4 points on this host"
+if [ "$cal_f" -lt $((2 * cal_m)) ] || [ "$cal_f" -lt $((cal_m + 4)) ]; then
+	skip "auto: flood and moderate load told apart" "the flood's lowest window ($cal_f%) is not at least twice the moderate load's highest ($cal_m%) and 4 points above it on this host"
 	exit 0
 fi
 echo "$high" >$AUTO_PARAMS/high_pct && echo "$low" >$AUTO_PARAMS/low_pct ||
