@@ -9,7 +9,8 @@
 #   layout  struct irqaction (pahole): every member the base has keeps its
 #           offset, and the struct keeps its number of cache lines.
 #
-# Prints both layouts; logs in $BUILD/check/hotpath/.
+# Prints both layouts; logs in $BUILD/check/hotpath/.  "The base" is the
+# base plus the mainline fixes the series starts with (see below).
 #
 #   ci/hotpath.sh                 base against the series (HEAD of the tree)
 #   HOT_OLD=REV HOT_NEW=REV ci/hotpath.sh   any two revisions
@@ -19,6 +20,16 @@ set -uo pipefail
 command -v pahole >/dev/null || die "no pahole (Debian package dwarves)"
 # Resolved in the tree: the scratch worktree has a HEAD of its own.
 old=$(git -C "$KTREE" rev-parse --verify "${HOT_OLD:-refs/irq-series/base}^{commit}") || die "no revision ${HOT_OLD:-refs/irq-series/base} in $KTREE"
+# The mainline fixes at the head of the series (a Fixes: tag; patch 1,
+# the spurious detector's fix, changes note_interrupt() on purpose) stand
+# alone: the code check starts after them.  The layout check too.
+if [ -z "${HOT_OLD:-}" ]; then
+	for c in $(git -C "$KTREE" rev-list --reverse "$old..${HOT_NEW:-HEAD}"); do
+		git -C "$KTREE" log -1 --format=%B "$c" | grep -q '^Fixes: ' || break
+		echo "starting after the mainline fix $(git -C "$KTREE" log -1 --format='%h ("%s")' "$c")"
+		old=$c
+	done
+fi
 new=$(git -C "$KTREE" rev-parse --verify "${HOT_NEW:-HEAD}^{commit}") || die "no revision ${HOT_NEW:-HEAD} in $KTREE"
 wt=$BUILD/linux-check
 out=$BUILD/check/hotpath

@@ -213,12 +213,29 @@ for scenario in "$@"; do
 	fi
 	[ -n "$plan" ] && [ "$plan" = $((p + s + f)) ] || host_fail+=("TAP plan '${plan:-none}' does not match $((p + s + f)) results")
 	[ "$KUNIT" = 1 ] || [ $((p + s + f)) -gt 0 ] || host_fail+=("no test ran")
+	# The irq_test KUnit cases that check that a storm on a threaded
+	# line is still disabled print "irq_test: irq N: expecting a spurious
+	# interrupt report" first: that one report of irq N ("irq N: nobody
+	# cared" to "Disabling IRQ #N") is theirs.  Any other report, or a
+	# second one of the same irq, is still a splat.
+	awk '
+		{ l = $0; sub(/\r$/, "", l) }
+		match(l, /irq_test: irq [0-9]+: expecting a spurious interrupt report/) {
+			n = substr(l, RSTART + 14); sub(/:.*/, "", n); want[n] = 1 }
+		!skip && match(l, /irq [0-9]+: nobody cared/) {
+			n = substr(l, RSTART + 4); sub(/:.*/, "", n)
+			if (n in want) { skip = n; delete want[n]; reports++ } }
+		skip { if (l ~ ("Disabling IRQ #" skip "$")) skip = 0; next }
+		{ print }
+		END { if (reports) print "#vm.sh: " reports " expected spurious interrupt reports (irq_test) left out" > "/dev/stderr" }
+	' "$dir/console.log" >"$dir/console.judged" 2>"$dir/console.judged.note"
+	[ ! -s "$dir/console.judged.note" ] || echo "  host: $scenario: $(sed 's/^#vm.sh: //' "$dir/console.judged.note")"
 	if [ -n "$SPLAT_EXPECTED" ]; then
-		expected=$(grep -aE "$SPLAT" "$dir/console.log" | grep -acE "$SPLAT_EXPECTED")
+		expected=$(grep -aE "$SPLAT" "$dir/console.judged" | grep -acE "$SPLAT_EXPECTED")
 		[ "$expected" = 0 ] || echo "  host: $scenario: $expected expected splat lines (BENCH, SPLAT_EXPECTED): $(grep -aE "$SPLAT_EXPECTED" "$dir/console.log" | grep -aE "$SPLAT" | tr -d '\r' | sed 's/^\[[ 0-9.]*\] //' | sort | uniq -c | sort -rn | head -3 | tr -s ' ' | paste -sd';')"
-		splats=$(grep -aE "$SPLAT" "$dir/console.log" | grep -avE "$SPLAT_EXPECTED" | head -20)
+		splats=$(grep -aE "$SPLAT" "$dir/console.judged" | grep -avE "$SPLAT_EXPECTED" | head -20)
 	else
-		splats=$(grep -aE "$SPLAT" "$dir/console.log" | head -20)
+		splats=$(grep -aE "$SPLAT" "$dir/console.judged" | head -20)
 	fi
 	[ -z "$splats" ] || host_fail+=("kernel splat in the console log")
 
