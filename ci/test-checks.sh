@@ -42,7 +42,10 @@ expect_pass() {
 }
 
 mapfile -t files < <(series_files)
-good=${files[0]}
+# The broken copies below edit a "genirq: Add ..." subject: the first such
+# patch (patch 1 is a fix, "genirq/spurious: Don't ...").
+good=$(grep -l '^Subject: \[PATCH\] genirq: Add ' "${files[@]}" | head -n 1)
+[ -n "$good" ] || die "no patch with a 'genirq: Add' subject in series"
 
 expect_pass "series-format passes the series" "$TOP/ci/series-format.py" "${files[@]}"
 sed 's/^Subject: \[PATCH\] genirq: /Subject: [PATCH] /' "$good" >"$tmp/0001-bad-subject.patch"
@@ -54,7 +57,7 @@ expect_fail "series-format fails a patch without Signed-off-by" "$TOP/ci/series-
 sed '0,/^Signed-off-by: /s//Reviewed-by: Some Maintainer <maint@example.org>\nSigned-off-by: /' "$good" >"$tmp/0001-tag.patch"
 expect_fail "series-format fails a tag in someone else's name" "$TOP/ci/series-format.py" "$tmp/0001-tag.patch"
 
-expect_pass "checkpatch passes the first patch" "$TOP/ci/checkpatch.sh" "$good"
+expect_pass "checkpatch passes the first genirq: Add patch" "$TOP/ci/checkpatch.sh" "$good"
 # Add trailing whitespace to the first added code line of the patch.
 awk 'done == 0 && /^\+[^+]/ && /;$/ { print $0 "   "; done = 1; next } { print }' "$good" >"$tmp/0001-ws.patch"
 expect_fail "checkpatch fails a patch that adds trailing whitespace" "$TOP/ci/checkpatch.sh" "$tmp/0001-ws.patch"
