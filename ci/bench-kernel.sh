@@ -17,7 +17,9 @@ set -euo pipefail
 wt=$BUILD/benchk/linux
 if [ "${1:-}" = export ]; then
 	[ -e "$wt/.git" ] || die "no bench worktree at $wt: run 'make bench-kernel' first"
-	head=$(git -C "$KTREE" rev-parse HEAD)
+	# The series commit the bench patches were applied on (the series may
+	# have been rewritten since).
+	head=$(cat "$BUILD/benchk/base" 2>/dev/null) || head=$(git -C "$KTREE" rev-parse HEAD)
 	n=$(git -C "$wt" rev-list --count "$head..HEAD")
 	[ "$n" -gt 0 ] || die "no commits above the series in $wt"
 	tmp=$(mktemp -d)
@@ -37,6 +39,7 @@ if [ ! -d "$wt/.git" ] && [ ! -f "$wt/.git" ]; then
 fi
 git -C "$wt" am --abort >/dev/null 2>&1 || true
 git -C "$wt" checkout -q --detach "$head"
+echo "$head" >"$BUILD/benchk/base"
 for p in "$TOP"/bench-patches/*.patch; do
 	[ -f "$p" ] || continue
 	GIT_COMMITTER_NAME=$PROJECT_NAME GIT_COMMITTER_EMAIL=$PROJECT_EMAIL \

@@ -14,11 +14,13 @@
 #          softirq, or in the NAPI kthread switched through the rx
 #          vector's proc file or through sysfs (the same model)
 #   swamp  selftests/bench-swamp on the bench kernel: the swamp model of
-#          bench-patches/ (a fake shared queue whose completion work in the
-#          handler is the bottleneck), per mode (hard, threaded-stock,
-#          threaded-affinity, auto), against the model's limit
+#          bench-patches/ (fake queues whose completion work in the handler
+#          is the bottleneck): thread placements side by side over a sweep
+#          of completion cost against entry cost, with idle and busy
+#          submitters and at queue depth 1, against the model's limit
 #   BENCH_KARGS="irqbench.runtime=10 irqbench.rounds=2"  (the defaults;
-#          swamp: 8 s per run; SWAMP_KARGS adds e.g. swamp_bench.work_loops=N)
+#          swamp: SWAMP_KARGS="swamp.runtime=2 swamp.rounds=5
+#          swamp.ratios=0.5,1.5,5,15,50")
 #   BENCH_REUSE=1   tables from the last boot's results, no new boot
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -145,117 +147,24 @@ bench_udp() {
 	echo "CSV: $out/udp.csv (means), $out/udp-runs.csv (every run)"
 }
 
-# The swamp model: its boot, then the table against the model's limit.
-# limit: completions/s the mode could reach at best from the calibration
-# (E: hard irq time of one interrupt entry, C: one completion's work, both
-# measured on the interrupt's CPU) and the run's interrupts per completion
-# i: hard and threaded-stock do both on one CPU, 1e9 / (C + E * i);
-# threaded-affinity has the entries on that CPU and the completions on
-# another, 1e9 / max(C, E * i); auto is judged as the mode most of its
-# completions ran in.
+# The swamp model: one boot (2 vCPUs, see selftests/bench-swamp/), then the
+# table with intervals and the model limit (ci/bench-swamp.py).
 bench_swamp() {
 	local k=$BUILD/benchk/obj/arch/x86/boot/bzImage tap=$BUILD/vm-bench/bench-swamp/tap.txt
 	[ -f "$k" ] || die "no bench kernel at $k: run 'make bench-kernel'"
 	if [ "${BENCH_REUSE:-0}" = 1 ] && [ -f "$tap" ]; then
 		note "BENCH_REUSE=1: tables from the last bench-swamp boot"
 	else
-		note "swamp model: one boot, 5 modes x 2 rounds of 8 s, ~4 min under TCG (log: $out/bench-swamp.log)"
+		note "swamp model: one boot, 5 modes x (5 C/E points x 2 regimes + qd 1) x 5 rounds of 2 s, ~20 min under TCG (log: $out/bench-swamp.log)"
 		KERNEL=$k KARGS_EXTRA="${BENCH_KARGS:-}${SWAMP_KARGS:+ $SWAMP_KARGS}" LOGDIR=$BUILD/vm-bench COUNTS=$out/.counts \
 			"$TOP/ci/vm.sh" bench-swamp 2>&1 | tee "$out/bench-swamp.log" | grep --line-buffered -E '^(===|  \.\.\. |  host: )' ||
 			true
 		grep -q '^=== bench-swamp: .* 0 failed' "$out/bench-swamp.log" ||
 			{ tail -40 "$out/bench-swamp.log"; die "the bench-swamp boot failed (log: $out/bench-swamp.log)"; }
 	fi
-	local calib
-	calib=$(sed -n 's/^# bench: calib,//p' "$tap" | tail -1)
-	[ -n "$calib" ] || die "no calibration line in $tap"
-	echo "irq_cpu,entry_ns,round_trip_ns,compl_ns,work_loops,submit_loops,qd,submitters" >"$out/swamp-calib.csv"
-	echo "$calib" >>"$out/swamp-calib.csv"
-	{
-		echo "mode,round,compl_per_s,victim_pct,irqcpu_hardirq_pct,thread_on_irqcpu_pct,thread_cpus,irqs_per_compl,hard_compl_pct,max_hard_ms,max_thread_ms,softlockups,rcu_stalls,auto_switches,spurious_disabled,limit_per_s,of_limit"
-		sed -n 's/^# bench: swamp,//p' "$tap" | awk -F, -v OFS=, -v calib="$calib" '
-			BEGIN { split(calib, c, ","); E = c[2]; C = c[4] }
-			{ i = $8; one = 1e9 / (C + E * i); two = 1e9 / (C > E * i ? C : E * i)
-			  lim = ($1 == "hard" || $1 == "threaded-stock" || ($1 == "auto" && $9 >= 50) || ($1 ~ /^threaded-aff/ && $6 >= 50)) ? one : two
-			  printf "%s,%.0f,%.2f\n", $0, lim, (lim > 0 ? $3 / lim : 0) }'
-	} >"$out/swamp-runs.csv"
-	[ "$(wc -l <"$out/swamp-runs.csv")" -ge 5 ] || die "too few swamp lines in $tap"
-	awk -F, 'NR > 1 { k = $1; if (!(k in n)) order[++m] = k; n[k]++
-			for (f = 3; f <= 17; f++) if (f != 7) s[k, f] += $f
-			cpus[k] = cpus[k] (n[k] > 1 ? " " : "") $7
-			if (n[k] == 1 || $3 < lo[k]) lo[k] = $3
-			if (n[k] == 1 || $3 > hi[k]) hi[k] = $3 }
-		END { print "mode,runs,compl_per_s,spread_pct,ratio_to_hard,victim_pct,irqcpu_hardirq_pct,thread_on_irqcpu_pct,thread_cpus,irqs_per_compl,hard_compl_pct,max_hard_ms,max_thread_ms,softlockups,rcu_stalls,auto_switches,spurious_disabled,limit_per_s,of_limit,min_compl_per_s,max_compl_per_s"
-			h = (n["hard"] ? s["hard", 3] / n["hard"] : 0)
-			for (j = 1; j <= m; j++) { k = order[j]; r = n[k]; mean = s[k, 3] / r
-				printf "%s,%d,%.0f,%.1f,%.2f,%.1f,%.1f,%.1f,%s,%.3f,%.1f,%.1f,%.1f,%d,%d,%d,%d,%.0f,%.2f,%.0f,%.0f\n", k, r, mean,
-					(mean > 0 ? (hi[k] - lo[k]) * 100 / mean : 0), (h > 0 ? mean / h : 0),
-					s[k, 4] / r, s[k, 5] / r, s[k, 6] / r, cpus[k], s[k, 8] / r, s[k, 9] / r, s[k, 10] / r, s[k, 11] / r,
-					s[k, 12], s[k, 13], s[k, 14], s[k, 15], s[k, 16] / r, s[k, 17] / r, lo[k], hi[k] } }' \
-		"$out/swamp-runs.csv" >"$out/swamp.csv"
-	local acc rounds secs
-	acc=$(accel_of "$out/bench-swamp.log")
-	rounds=$(awk -F, 'NR == 2 { print $2 }' "$out/swamp.csv")
-	secs=$(sed -n 's/.* \([0-9]*\)s per run.*/\1/p' "$tap" | head -1)
-	echo "Swamp model (bench-patches/: one completion queue shared by a submitter kthread on each of the"
-	echo "4 vCPUs, its interrupt on one CPU, fixed work per completion in the handler), ${acc:-?};"
-	echo "$calib" | awk -F, '{ printf "calibration on CPU %d: interrupt entry %d ns (hard irq time), completion %d ns (%d loops), qd %d per submitter\n", $1, $2, $4, $5, $7 }'
-	echo "each row the mean of $rounds runs of ${secs:-?} s, modes interleaved in one boot; victim = busy loop pinned to the"
-	echo "interrupt's CPU; irqcpu = that CPU's hard irq share; thread@irq = share of the thread's completions run there;"
-	echo "threaded-affinity = IRQF_IRQ_AFFINITY as in the series (whole mask), threaded-aff-skip = with bench-patches/0003"
-	echo "(the mask without the interrupt's CPU);"
-	echo "lockups/stalls = soft lockup and RCU stall reports during the mode's runs; disabled = the spurious interrupt"
-	echo "detector disabled the line (\"nobody cared\"); of_limit = measured / model limit:"
-	awk -F, 'NR == 1 { printf "  %-17s %8s %7s %6s %7s %7s %11s %-11s %7s %9s %7s %6s %7s %8s %8s %8s\n", "mode", "compl/s", "spread%",
-			"/hard", "victim%", "irqcpu%", "thread@irq%", "thread_cpus", "irqs/c", "max_hard", "lockups", "stalls", "auto_sw", "disabled", "limit/s", "of_limit"; next }
-		{ printf "  %-17s %8d %7.1f %6.2f %7.1f %7.1f %11.1f %-11s %7.3f %7.0fms %7d %6d %7d %8d %8d %8.2f\n", $1, $3, $4, $5, $6, $7, $8,
-			substr($9, 1, 11), $10, $12, $14, $15, $16, $17, $18, $19 }' "$out/swamp.csv"
-	# What issue 16 asks the model to show, read off the table (not tests).
-	awk -F, 'NR > 1 { for (f = 1; f <= NF; f++) v[$1, f] = $f }
-		END {
-			p = v["threaded-stock", 3]
-			for (j = 1; j <= 2; j++) { m = (j == 1 ? "threaded-affinity" : "threaded-aff-skip"); a = v[m, 3]
-				if (a == "") continue
-				printf "%s / threaded-stock: %.2fx (runs %d-%d against %d-%d; spreads %.1f%% and %.1f%%): %s\n", m,
-					(p > 0 ? a / p : 0), v[m, 20], v[m, 21], v["threaded-stock", 20], v["threaded-stock", 21],
-					v[m, 4], v["threaded-stock", 4],
-					(v[m, 20] > v["threaded-stock", 21] && p > 0 && (a / p - 1) * 100 > v[m, 4] + v["threaded-stock", 4] ? "ahead, outside the spread" : "NOT clearly ahead")
-				printf "victim in %s: %.1f%% of its CPU (%s 50%%); thread ran on the interrupt'"'"'s CPU for %.0f%% of its completions\n",
-					m, v[m, 6], (v[m, 6] >= 50 ? ">=" : "below"), v[m, 8] }
-			printf "victim in hard: %.1f%%, threaded-stock: %.1f%%\n", v["hard", 6], v["threaded-stock", 6]
-			printf "hard mode swamp: %d soft lockup and %d RCU stall reports, longest handler run %.0f ms: %s\n",
-				v["hard", 14], v["hard", 15], v["hard", 12], (v["hard", 14] + v["hard", 15] > 0 ? "the detectors fired" : "NO detector fired")
-		}' "$out/swamp.csv" >"$out/swamp-verdict.txt"
-	# Placement can differ from run to run: each run's victim share.
-	awk -F, 'NR > 1 && $1 ~ /^threaded-aff/ { r[$1] = r[$1] sprintf(" round %d: %.1f%% (thread on %s)", $2, $4, $7) }
-		END { for (m in r) printf "victim per run, %s:%s\n", m, r[m] }' "$out/swamp-runs.csv" | sort >>"$out/swamp-verdict.txt"
-	cat "$out/swamp-verdict.txt"
-	echo "CSV: $out/swamp.csv (means), $out/swamp-runs.csv (every run), $out/swamp-calib.csv"
-	if command -v gnuplot >/dev/null; then
-		awk -F, 'NR > 1 { print $1, $5, $6, $19 }' "$out/swamp.csv" >"$out/swamp.dat"
-		gnuplot <<-GP && echo "plot: $out/swamp.svg" || note "gnuplot failed: no plot"
-			set terminal svg size 900,800 dynamic font "sans,11"
-			set output "$out/swamp.svg"
-			set multiplot layout 3,1 title "Swamp model, 4 vCPUs (${acc:-?}): one shared queue, interrupt on one CPU"
-			set style data histograms
-			set style fill solid 0.8 border -1
-			set boxwidth 0.8
-			set grid ytics
-			set key off
-			set ylabel "completions/s / hard irq"
-			set yrange [0:*]
-			plot "$out/swamp.dat" using 2:xtic(1) lc rgb "#4472c4"
-			set ylabel "victim CPU share (%)"
-			set yrange [0:100]
-			plot "$out/swamp.dat" using 3:xtic(1) lc rgb "#c55a11"
-			set ylabel "measured / model limit"
-			set yrange [0:1.2]
-			plot "$out/swamp.dat" using 4:xtic(1) lc rgb "#70ad47"
-			unset multiplot
-		GP
-	else
-		note "gnuplot missing (make deps installs gnuplot-nox): no plot"
-	fi
+	echo "Swamp model (bench-patches/), $(accel_of "$out/bench-swamp.log"); QEMU's vCPU threads not pinned, placed by the host scheduler:"
+	python3 "$TOP/ci/bench-swamp.py" "$tap" "$out" || die "no swamp table from $tap"
+	echo "CSV: $out/swamp.csv (rows), $out/swamp-runs.csv (every run), verdict: $out/swamp-verdict.txt"
 }
 
 for w in "${want[@]}"; do "bench_$w"; done

@@ -1,159 +1,193 @@
 #!/bin/sh
-# The swamp model (not a test; 'make bench' reads the "bench:" lines).  One
-# shared completion queue, a submitter kthread on every vCPU, the queue's
-# interrupt delivered to one CPU, a fixed amount of work per completion in
-# the handler (kernel/irq/swamp_bench.c of bench-patches/).  A busy loop,
-# the victim, is pinned to the interrupt's CPU.  Per mode and round:
-#   bench: swamp,MODE,ROUND,COMPL_PER_S,VICTIM_PCT,IRQCPU_HARDIRQ_PCT,THREAD_ON_IRQCPU_PCT,THREAD_CPUS,IRQS_PER_COMPL,HARD_COMPL_PCT,MAX_HARD_MS,MAX_THREAD_MS,SOFTLOCKUPS,RCU_STALLS,AUTO_SWITCHES,SPURIOUS_DISABLED
-# and once:
-#   bench: calib,IRQ_CPU,ENTRY_NS,ROUND_TRIP_NS,COMPL_NS,WORK_LOOPS,SUBMIT_LOOPS,QD,SUBMITTERS
-# Modes, switched at run time through /proc/irq/<N>/swampq1/threaded:
-# hard, threaded-stock (thread bound to the interrupt's effective CPU),
-# threaded-affinity (IRQF_IRQ_AFFINITY as in the series: the whole mask),
-# threaded-aff-skip (IRQF_IRQ_AFFINITY with bench-patches/0003: the mask
-# without the interrupt's CPU), auto (as in the series).  The placement
-# changes by requesting the interrupt again (debugfs affinity), which
-# creates a new thread, after setting irq_thread_skip_effective.
+# The swamp model (not a test; 'make bench' reads the "bench:" lines and
+# ci/bench-swamp.py makes the table).  Completion queues whose interrupt
+# handling, not an emulated device, is the bottleneck
+# (kernel/irq/swamp_bench.c of bench-patches/): a submitter kthread on
+# every vCPU, each queue's interrupt delivered to one CPU of its mask, a
+# fixed amount of work per completion in the handler, and a victim on every
+# CPU that counts the work it gets done.
+#
+# Swept in one boot, every combination once per round, the rounds'
+# combinations in a random order:
+#   C/E      completion work against the interrupt entry cost, both
+#            measured here (RATIOS);
+#   regime   idle: submitters sleep while their depth is full, victims are
+#            SCHED_IDLE (the mask has idle capacity);
+#            busy: submitters keep working while their depth is full,
+#            victims are SCHED_NORMAL (no CPU has idle capacity);
+#            qd1: one request in flight per submitter (latency);
+#   mode     hard; pinned (stock threaded: the thread bound to the
+#            interrupt's CPU); fifo-mask (IRQF_IRQ_AFFINITY as in the series:
+#            SCHED_FIFO, the whole mask); fifo-skip (bench-patches/0003: the
+#            mask without the interrupt's CPU); fair-mask (the whole mask,
+#            the thread SCHED_NORMAL nice -20, so that the fair scheduler
+#            picks an idle CPU of the mask at each wakeup).
+# Lines:
+#   bench: swampcal,IRQ_CPU,NCPU,NQ,E_NS,C_NS_PER_KLOOP,RT_HARD_NS,RT_PINNED_NS,RT_SKIP_NS
+#   bench: swamppt,RATIO,LOOPS,C_NS,E_NS
+#   bench: swamprun,REGIME,RATIO,MODE,ROUND,LOOPS,COMPL_PER_S,IRQS_PER_COMPL,
+#          WAKEUPS_PER_COMPL,THREAD_ON_IRQCPU_PCT,VICTIM_PER_S,VICTIM_PER_CPU,
+#          SPIN_PER_S,IRQCPU_HARDIRQ_PCT,MAX_HARD_MS,LAT_P50_US,LAT_P99_US,
+#          LOCKUPS,STALLS,SPURIOUS
 . /selftests/guest/lib.sh
-. /selftests/guest/nvme.sh
 
-RUNTIME=8
-ROUNDS=2
+RUNTIME=2
+ROUNDS=5
+RATIOS="0.5 1.5 5 15 50"
+QD1_RATIO=1.5
+QD=32
 for a in $(cat /proc/cmdline); do
 	case $a in
-	irqbench.runtime=*) RUNTIME=${a#*=} ;;
-	irqbench.rounds=*) ROUNDS=${a#*=} ;;
+	swamp.runtime=*) RUNTIME=${a#*=} ;;
+	swamp.rounds=*) ROUNDS=${a#*=} ;;
+	swamp.ratios=*) RATIOS=$(echo "${a#*=}" | tr , ' ') ;;
 	esac
 done
+MODES="hard pinned fifo-mask fifo-skip fair-mask"
 D=/sys/kernel/debug/irq_swamp
+P=/sys/module/swamp_bench/parameters
 if [ ! -w $D/run ]; then
 	fail "bench kernel has $D (CONFIG_IRQ_SWAMP_BENCH, bench-patches/)"
 	exit 0
 fi
-irq=$(cat $D/irq)
-proc=/proc/irq/$irq/swampq1/threaded
-xcpu=$(cat "/proc/irq/$irq/effective_affinity_list")
+irqs=$(cat $D/irq)
+nq=$(echo $irqs | wc -w)
+irq0=${irqs%% *}
+xcpu=$(cat "/proc/irq/$irq0/effective_affinity_list")
 ncpu=$(grep -c ^processor /proc/cpuinfo)
-# This script and its helpers stay off the interrupt's CPU: in hard mode
-# that CPU does nothing but the handler for as long as a run lasts.
+# This script stays off queue 1's interrupt CPU.
 ctl=0; [ "$xcpu" != 0 ] || ctl=1
 taskset -p -c "$ctl" $$ >/dev/null
-diag "swamp: irq $irq, mask $(cat /proc/irq/$irq/smp_affinity_list), effective CPU $xcpu, $ncpu vCPUs, ${RUNTIME}s per run, $ROUNDS rounds, control on CPU $ctl"
+for i in $irqs; do
+	diag "swamp: irq $i mask $(cat /proc/irq/$i/smp_affinity_list) effective CPU $(cat /proc/irq/$i/effective_affinity_list)"
+done
+diag "swamp: $ncpu vCPUs, $nq queues, ${RUNTIME}s per run, $ROUNDS rounds, C/E $RATIOS, qd $QD, control on CPU $ctl"
+echo $QD >$P/qd
 
-if echo 1 >$D/calibrate; then
-	c=$(sed -n 's/^calib: //p' $D/stats)
-	diag "calib: $c"
-	val() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
-	p=/sys/module/swamp_bench/parameters
-	diag "bench: calib,$xcpu,$(val entry_ns "$c"),$(val round_trip_ns "$c"),$(val compl_ns "$c"),$(cat $p/work_loops),$(cat $p/submit_loops),$(cat $p/qd),$ncpu"
-	pass "calibration: entry and completion costs measured on CPU $xcpu"
-else
-	fail "calibration (an interrupt raised on CPU $xcpu was not handled)"
-	exit 0
-fi
-
-# set_mode MODE: placement first (requesting again resets to hard), then
-# the mode through the proc file.
 skipfile=/sys/module/kernel/parameters/irq_thread_skip_effective
+# set_mode MODE: placement first (requesting again resets to hard and
+# creates a new thread), then the mode through each queue's proc file.
 set_mode() {
-	if [ -w $skipfile ]; then
-		case $1 in threaded-aff-skip) echo Y ;; *) echo N ;; esac >$skipfile || return 1
-	elif [ "$1" = threaded-aff-skip ]; then
-		return 1
-	fi
-	case $1 in
-	threaded-stock) echo 0 >$D/affinity ;;
-	*) echo 1 >$D/affinity ;;
-	esac || return 1
-	case $1 in
-	hard) want=0 ;;
-	threaded-*) want=1 ;;
-	auto) want=auto ;;
-	esac
-	echo $want >$proc || return 1
-	read -r cur <$proc
-	case "$want:$cur" in 0:0 | 1:1 | auto:*auto) return 0 ;; esac
-	return 1
+	[ -w $skipfile ] || return 1
+	case $1 in fifo-skip) echo Y ;; *) echo N ;; esac >$skipfile || return 1
+	case $1 in pinned) echo 0 ;; *) echo 1 ;; esac >$D/affinity || return 1
+	case $1 in hard) want=0 ;; *) want=1 ;; esac
+	q=1
+	for i in $irqs; do
+		f=/proc/irq/$i/swampq$q/threaded
+		echo $want >"$f" || return 1
+		read -r cur <"$f"
+		[ "$cur" = "$want" ] || return 1
+		q=$((q + 1))
+	done
+	[ "$1" != fair-mask ] || echo 1 >$D/thread_fair || return 1
 }
+val() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+calib() {
+	echo 1 >$D/calibrate || return 1
+	sed -n 's/^calib: //p' $D/stats
+}
+
+# Calibration: E (entry, hard irq time) and C per loop in hard mode; the
+# round trip of a raised interrupt in hard, pinned and fifo-skip mode
+# (W = pinned - hard: a wakeup and switches on one CPU; W_r = fifo-skip -
+# hard: across CPUs).
+echo 2000 >$P/work_loops
+set_mode hard && c=$(calib) || { fail "calibration in hard mode"; exit 0; }
+E=$(val entry_ns "$c"); rth=$(val round_trip_ns "$c"); ck=$(($(val compl_ns "$c") / 2))
+set_mode pinned && c=$(calib) || { fail "calibration in pinned mode"; exit 0; }
+rtp=$(val round_trip_ns "$c")
+set_mode fifo-skip && c=$(calib) || { fail "calibration in fifo-skip mode"; exit 0; }
+rts=$(val round_trip_ns "$c")
+diag "bench: swampcal,$xcpu,$ncpu,$nq,$E,$ck,$rth,$rtp,$rts"
+pass "calibration: E ${E} ns, C ${ck} ns per 1000 loops, round trip hard/pinned/skip $rth/$rtp/$rts ns"
+
+# Loops per sweep point from the calibration, and each point's C and E
+# measured again with those loops.
+set_mode hard
+LOOPS=
+for r in $RATIOS; do
+	l=$(awk -v r="$r" -v e="$E" -v k="$ck" 'BEGIN { l = int(r * e * 1000 / k + 0.5); print (l < 1 ? 1 : l) }')
+	echo "$l" >$P/work_loops
+	c=$(calib) || { fail "calibration at C/E $r"; exit 0; }
+	diag "bench: swamppt,$r,$l,$(val compl_ns "$c"),$(val entry_ns "$c")"
+	LOOPS="$LOOPS $r:$l"
+done
+loops_of() { for x in $LOOPS; do [ "${x%:*}" != "$1" ] || echo "${x#*:}"; done; }
+
 lockups() { dmesg | grep -c 'soft lockup\|hard LOCKUP'; }
 stalls() { dmesg | grep -cE 'rcu: INFO: .*(detected stalls|self-detected stall)'; }
-autos() { dmesg | grep -c '(swampq1): auto:'; }
-# The spurious interrupt detector disabling the line ("nobody cared").
-spurious() { dmesg | grep -c "irq $irq: nobody cared"; }
+spurious() { n=0; for i in $irqs; do n=$((n + $(dmesg | grep -c "irq $i: nobody cared"))); done; echo $n; }
 
-# xcpu_ticks: "USER:TOTAL" ticks of the interrupt's CPU (/proc/stat).  The
-# victim is the only user task there.  Its own times (/proc/PID/stat) are
-# no good here: a hard handler that runs for seconds is accounted as irq
-# time only when it returns, and until then the scheduler charges it to
-# the task it interrupted.
-xcpu_ticks() {
-	awk -v c="cpu$xcpu" '$1 == c { t = 0; for (i = 2; i <= 9; i++) t += $i; print $2 + $3 ":" t }' /proc/stat
-}
-
-# run MODE ROUND
+# run REGIME RATIO MODE ROUND
 run() {
-	if ! set_mode "$1"; then
-		fail "$1 round $2: mode set"
+	case $1 in
+	idle) echo $QD >$P/qd; echo N >$P/submit_spin; echo 1 >$P/victim_policy ;;
+	busy) echo $QD >$P/qd; echo Y >$P/submit_spin; echo 2 >$P/victim_policy ;;
+	qd1) echo 1 >$P/qd; echo N >$P/submit_spin; echo 1 >$P/victim_policy ;;
+	esac
+	echo "$(loops_of "$2")" >$P/work_loops
+	if ! set_mode "$3"; then
+		fail "$1 $2 $3 round $4: mode set"
 		return
 	fi
-	pid=$(irq_thread_pid "$irq" swampq1)
-	[ -z "$pid" ] || diag "$1: thread $pid Cpus_allowed $(cpus_allowed "$pid") policy/rt_priority $(awk '{ print $41 "/" $40 }' "/proc/$pid/stat")"
-	victim_start "$xcpu"
-	sleep 0.2
-	l0=$(lockups) s0=$(stalls) a0=$(autos) n0=$(spurious)
-	x0=$(xcpu_ticks)
+	l0=$(lockups) s0=$(stalls) n0=$(spurious)
 	if ! echo "$RUNTIME" >$D/run; then
-		victim_stop
-		fail "$1 round $2: run (every request completed in time)"
+		fail "$1 $2 $3 round $4: run (every request completed in time)"
 		diag "$(cat $D/stats)"
-		diag "$(dmesg | grep -E "irq $irq: nobody cared|Disabling IRQ #$irq" | tail -2)"
 		return
 	fi
-	x1=$(xcpu_ticks)
-	victim_stop
-	# The detectors report once the CPU gets out of the handler.
-	sleep 2
-	l1=$(lockups) s1=$(stalls) a1=$(autos) n1=$(spurious)
-	[ -z "$pid" ] || diag "$1: thread $pid after the run: policy/rt_priority $(awk '{ print $41 "/" $40 }' "/proc/$pid/stat" 2>/dev/null), $(grep -h ctxt_switches "/proc/$pid/status" 2>/dev/null | tr -s '\t\n' '  ')"
 	st=$(cat $D/stats)
-	diag "$1 round $2: $(echo "$st" | sed -n 's/^counts: //p')"
-	line=$(echo "$st" | awk -v x="$xcpu" -v v=$((${x1%:*} - ${x0%:*})) -v t=$((${x1#*:} - ${x0#*:})) \
-		-v l=$((l1 - l0)) -v s=$((s1 - s0)) -v a=$((a1 - a0)) -v sp=$((n1 - n0)) '
-		$1 != "percpu:" { for (i = 2; i <= NF; i++) { split($i, e, "="); kv[$1 e[1]] = e[2] } }
-		$1 == "percpu:" { for (i = 2; i <= NF; i++) { split($i, e, "="); cpu = substr(e[1], 4)
-				split(e[2], g, ","); split(g[1], h, ":"); split(g[2], k, ":")
-				irqns[cpu] = h[2]; tc[cpu] = k[2] } }
+	# The detectors report once the CPU gets out of the handler.
+	mh=$(echo "$st" | awk '/^queue/ { for (i = 2; i <= NF; i++) if ($i ~ /^max_hard_ns=/) { split($i, e, "="); if (e[2] > m) m = e[2] } } END { printf "%d", m / 1e9 }')
+	[ "$mh" = 0 ] || sleep 2
+	l1=$(lockups) s1=$(stalls) n1=$(spurious)
+	line=$(echo "$st" | awk -v l=$((l1 - l0)) -v s=$((s1 - s0)) -v sp=$((n1 - n0)) '
+		function kv(str, key,   i, e) { for (i = 2; i <= NF; i++) { split($i, e, "="); if (e[1] == key) return e[2] } return 0 }
+		$1 == "run:" { ns = kv($0, "ns") }
+		$1 == "counts:" { c = kv($0, "completed") }
+		$1 ~ /^queue/ { nq++; irqs += kv($0, "irqs"); ct += kv($0, "compl_thread"); calls += kv($0, "calls_thread")
+			onirq += kv($0, "thread_on_irq_cpu"); xc[kv($0, "irq_cpu")] = 1
+			mh = (kv($0, "max_hard_ns") > mh ? kv($0, "max_hard_ns") : mh)
+			if (nq == 1) p50 = kv($0, "lat_p50_ns")
+			p99 = (kv($0, "lat_p99_ns") > p99 ? kv($0, "lat_p99_ns") : p99) }
+		$1 == "percpu:" { for (i = 2; i <= NF; i++) { split($i, e, "="); cpu = substr(e[1], 4); n = split(e[2], g, ",")
+				for (j = 1; j <= n; j++) { split(g[j], h, ":"); pc[cpu, h[1]] = h[2] }
+				cpus[++ncpu] = cpu } }
 		END {
-			ns = kv["run:ns"]; c = kv["counts:completed"]; irqs = kv["counts:irqs"]; ch = kv["counts:compl_hard"]
-			ct = kv["counts:compl_thread"]; mh = kv["counts:max_hard_ns"]; mt = kv["counts:max_thread_ns"]
 			secs = ns / 1e9; if (secs <= 0) secs = 1
-			where = ""; for (cpu in tc) if (ct > 0 && tc[cpu] * 100 >= ct) where = where (where == "" ? "" : "/") cpu ":" int(tc[cpu] * 100 / ct + 0.5)
-			if (where == "") where = "-"
-			printf "%.0f,%.1f,%.1f,%.1f,%s,%.3f,%.1f,%.1f,%.1f,%d,%d,%d,%d",
-				c / secs, 100 * v / (t > 0 ? t : 1), irqns[x] / ns * 100,
-				(ct > 0 ? 100 * tc[x] / ct : 0), where, (c > 0 ? irqs / c : 0),
-				(c > 0 ? 100 * ch / c : 0), mh / 1e6, mt / 1e6, l, s, a, sp }')
-	diag "bench: swamp,$1,$2,$line"
-	pass "$1 round $2: ran ${RUNTIME}s"
+			vs = ""; vt = 0; sp_w = 0; hi = 0; nx = 0
+			for (k = 1; k <= ncpu; k++) { cpu = cpus[k]; v = pc[cpu, "victim_work"] / secs; vt += v
+				vs = vs (k > 1 ? "/" : "") sprintf("%.0f", v); sp_w += pc[cpu, "spin_work"] / secs
+				if (cpu in xc) { hi += pc[cpu, "irq_ns"] / ns * 100; nx++ } }
+			printf "%.0f,%.3f,%.3f,%.1f,%.0f,%s,%.0f,%.1f,%.1f,%.1f,%.1f,%d,%d,%d",
+				c / secs, (c > 0 ? irqs / c : 0), (c > 0 ? calls / c : 0), (ct > 0 ? 100 * onirq / ct : 0),
+				vt, vs, sp_w, (nx ? hi / nx : 0), mh / 1e6, p50 / 1000, p99 / 1000, l, s, sp }')
+	diag "bench: swamprun,$1,$2,$3,$4,$(loops_of "$2"),$line"
+	pass "$1 C/E $2 $3 round $4: ran ${RUNTIME}s"
 	# A hard handler that ran for seconds leaves the CPU's task clock
-	# frozen afterwards while its irq time is paid back (the scheduler's
-	# clock was updated during it, the irq time counted only at its end),
-	# and meanwhile the fair server outranks a real-time thread there.
-	# Let it pass before the next mode.
-	mh=$(echo "$line" | awk -F, '{ printf "%d", $8 / 1000 }')
-	[ "$mh" = 0 ] || { diag "$1 round $2: handler ran ${mh}s at a time: settling $((mh + 2))s"; sleep $((mh + 2)); }
+	# frozen afterwards while its irq time is paid back.  Let it pass.
+	[ "$mh" = 0 ] || sleep $((mh + 1))
 }
 
-# Each round starts one mode further, so that no mode always follows the
-# same one.
-MODES="hard threaded-stock threaded-affinity threaded-aff-skip auto"
-r=1
-while [ $r -le "$ROUNDS" ]; do
-	order=$(echo $MODES $MODES | awk -v r=$r '{ for (i = 0; i < 5; i++) printf "%s ", $(1 + (r - 1 + i) % 5) }')
-	diag "round $r: $order"
-	for m in $order; do
-		run $m $r
+combos() {
+	for m in $MODES; do
+		for r in $RATIOS; do
+			echo "idle $r $m"
+			echo "busy $r $m"
+		done
+		echo "qd1 $QD1_RATIO $m"
 	done
-	r=$((r + 1))
+}
+seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+diag "swamp: shuffle seed $seed"
+round=1
+while [ $round -le "$ROUNDS" ]; do
+	combos | awk -v s=$((seed + round)) 'BEGIN { srand(s) } { print rand() "\t" $0 }' | sort -n | cut -f2- >/tmp/order
+	diag "round $round: $(wc -l </tmp/order) runs"
+	while read -r rg ra mo; do
+		run "$rg" "$ra" "$mo" "$round"
+	done </tmp/order
+	round=$((round + 1))
 done
 set_mode hard || fail "back to hard mode"
