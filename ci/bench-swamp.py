@@ -185,7 +185,7 @@ def main():
                     kept.append(ratio)
                 if float(r["thread_on_irqcpu_pct"]) > 5:
                     onirq.append("%s (%s%%)" % (ratio, r["thread_on_irqcpu_pct"]))
-            elif hi < 1:
+            if hi < 1:
                 harm.append("%s %s (%.2fx)" % (regime, ratio, float(r["to_pinned"])))
         verdict.append("%s: ahead of pinned outside the interval in regime idle at C/E %s; victims kept at %s;"
                        % (mode, " ".join(wins) or "none", " ".join(kept) or "none"))

@@ -43,6 +43,7 @@ for a in $(cat /proc/cmdline); do
 	swamp.ratios=*) RATIOS=$(echo "${a#*=}" | tr , ' ') ;;
 	esac
 done
+case " $RATIOS " in *" $QD1_RATIO "*) ;; *) QD1_RATIO=${RATIOS%% *} ;; esac
 MODES="hard pinned fifo-mask fifo-skip fair-mask"
 D=/sys/kernel/debug/irq_swamp
 P=/sys/module/swamp_bench/parameters
