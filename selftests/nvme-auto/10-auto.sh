@@ -13,7 +13,9 @@
 # high_pct is set half-way between the flood's lowest window and the
 # moderate load's highest.  When the flood is not at least twice the
 # moderate load and 4 points above it, this host cannot tell them apart with a
-# margin on both sides, and the auto checks skip (reported as skips).
+# margin on both sides, and the auto checks skip (reported as skips).  The
+# moderate load is measured again while it runs in auto mode (step 4): the
+# host's noise changes within a boot.
 . /selftests/guest/lib.sh
 . /selftests/guest/nvme.sh
 
@@ -147,19 +149,35 @@ check "flood: $n1 switches of $q1 (2 to 4: there and back)" [ "$n1" -ge 2 ] && [
 
 # 4. Moderate load on per-vCPU queues: no switch.  Rate-limited random
 # reads check the pattern written in step 0, in auto mode.
+#
+# The moderate load's share of hard irq time is measured again while it
+# runs, in windows of rise_ms on every CPU: a TCG host that preempts vCPUs
+# in the middle of handlers can raise it long after the calibration (a CI
+# run: 2-4% calibrated, 7-9% on every CPU 40 s later).  "No queue switched"
+# is claimed only when every window stayed 2 points below high_pct (the
+# policy's own windows are not aligned with the test's); otherwise the
+# claim is skipped with the numbers, and the test checks instead that every
+# switch the policy made reported its CPU at or above high_pct and the
+# line at or above share_pct, which is what the policy promises.
 for q in $(nvme_ioqs "$c4"); do echo auto >"/proc/irq/$(irq_of "$q")/$q/threaded"; done
 s0=0; for q in $(nvme_ioqs "$c4"); do s0=$((s0 + $(switches "$q"))); done
 c=0; while [ $c -lt "$ncpu" ]; do cpu_k=m$c; irq_pct $c >/dev/null; c=$((c + 1)); done
-moderate --runtime=15 >/tmp/moderate.log 2>&1
+moderate --runtime=15 >/tmp/moderate.log 2>&1 &
+fio_pid=$!
+irq_windows 14 $cpus >/tmp/mod-w.txt
+wait $fio_pid
 rc=$?
+mod_m=$(sort -n /tmp/mod-w.txt | tail -n 1)
 s1=0 modes=
 for q in $(nvme_ioqs "$c4"); do
 	s1=$((s1 + $(switches "$q")))
 	modes="$modes$(cat "/proc/irq/$(irq_of "$q")/$q/threaded" | tr ' ' '-') "
 done
 pcts=; c=0; while [ $c -lt "$ncpu" ]; do cpu_k=m$c; pcts="$pcts $(irq_pct $c)%"; c=$((c + 1)); done
-diag "moderate: $(grep -o 'IOPS=[^,]*' /tmp/moderate.log | tr '\n' ' '); hard irq per CPU:$pcts"
+diag "moderate: $(grep -o 'IOPS=[^,]*' /tmp/moderate.log | tr '\n' ' '); hard irq per CPU:$pcts; ${WIN} s windows $(tr '\n' ' ' </tmp/mod-w.txt)%"
+: >/tmp/mod-switches.txt
 for q in $(nvme_ioqs "$c4"); do
+	dmesg | grep "($q): auto: threaded" >>/tmp/mod-switches.txt
 	m=$(dmesg | grep "($q): auto:" | tail -2)
 	[ -z "$m" ] || diag "$m"
 done
@@ -169,8 +187,20 @@ else
 	fail "moderate: fio read and verified through $(nvme_ioqs "$c4" | wc -l) queues at 100 IOPS per vCPU (exit $rc)"
 	diag "$(tail -15 /tmp/moderate.log)"
 fi
-expect_eq "moderate: no queue switched" $((s1 - s0)) 0
-expect_eq "moderate: all queues hard, automatic" "$modes" "$(for q in $(nvme_ioqs "$c4"); do printf '0-auto '; done)"
+if [ "$mod_m" -le $((high - 2)) ]; then
+	expect_eq "moderate: no queue switched (windows at most $mod_m%, high_pct $high)" $((s1 - s0)) 0
+	expect_eq "moderate: all queues hard, automatic" "$modes" "$(for q in $(nvme_ioqs "$c4"); do printf '0-auto '; done)"
+else
+	skip "moderate: no queue switched" "the host pushed the moderate load to $mod_m% in a ${WIN} s window, not 2 points below high_pct $high"
+	skip "moderate: all queues hard, automatic" "as above"
+fi
+# Each "auto: threaded" line: "CPU c spent P% in hard irq, S% of its
+# interrupts were this line's".
+share=$(cat $AUTO_PARAMS/share_pct)
+bad=$(sed -n 's/.*spent \([0-9]*\)% in hard irq, \([0-9]*\)% of its.*/\1 \2/p' /tmp/mod-switches.txt |
+	awk -v h="$high" -v s="$share" '$1 < h || $2 < s' | wc -l)
+check "moderate: every switch to threaded ($(wc -l </tmp/mod-switches.txt) of them) reported hard irq >= $high% and a share >= $share% ($bad did not)" \
+	[ "$bad" = 0 ]
 
 # 5. Writing a mode ends auto mode.
 echo 0 >"$f1"
