@@ -84,6 +84,10 @@ for t in $KSFT_TARGETS; do
 		{ cat "$out.log" >&2; die "building kselftest $t failed"; }
 	mkdir -p "$root/kselftests/$t"
 	find "$out" -maxdepth 1 -type f -executable -exec cp {} "$root/kselftests/$t/" \;
+	# Shell tests (TEST_PROGS) and the KTAP helpers they source
+	find "$ksrc" -maxdepth 1 -type f -name '*.sh' -perm -u+x -exec cp {} "$root/kselftests/$t/" \;
+	mkdir -p "$root/kselftests/kselftest"
+	cp "$KTREE/tools/testing/selftests/kselftest/ktap_helpers.sh" "$root/kselftests/kselftest/"
 	[ -f "$ksrc/settings" ] && cp "$ksrc/settings" "$root/kselftests/$t/"
 done
 install -m 755 "$TOP/selftests/guest/init" "$root/init"

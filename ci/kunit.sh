@@ -35,8 +35,8 @@ EOF2
 	note "/dev/kvm is kvm_pvm (PVM guests only): kunit.py's QEMU runs with TCG"
 fi
 # tsc=reliable: a KUnit case floods one vCPU with hard interrupts, and
-# under TCG the clocksource watchdog then finds the TSC unstable, which
-# ends irq time accounting (and the auto mode cases) for the boot.
+# under TCG the clocksource watchdog then finds the TSC unstable and
+# switches the clocksource in the middle of the timed cases.
 note "kunit.py run --arch=x86_64 (4 CPUs, tsc=reliable) in $BUILD/kunit"
 cd "$KTREE"
 exec ./tools/testing/kunit/kunit.py run --arch=x86_64 --build_dir="$BUILD/kunit" \

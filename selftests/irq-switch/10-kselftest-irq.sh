@@ -14,11 +14,14 @@ fio --name=load --filename=/dev/nvme0n1 --rw=randread --bs=4k --size=32M \
 load=$!
 sleep 2
 run_kselftest irq/threaded_test
+cp /tmp/ksft.out /tmp/ksft-threaded.out
+# irq-autothread's policy on replayed loads, and a parse of this /proc
+run_kselftest irq/autothread_test.sh
 # Here a device is under load: busy_lines_keep_firing must run, not skip.
-if grep -qE '^ok [0-9]+ global\.busy_lines_keep_firing$' /tmp/ksft.out; then
+if grep -qE '^ok [0-9]+ global\.busy_lines_keep_firing$' /tmp/ksft-threaded.out; then
 	pass "busy_lines_keep_firing ran on the loaded NVMe queues"
 else
-	fail "busy_lines_keep_firing ran on the loaded NVMe queues: $(grep 'busy_lines_keep_firing' /tmp/ksft.out | tail -1)"
+	fail "busy_lines_keep_firing ran on the loaded NVMe queues: $(grep 'busy_lines_keep_firing' /tmp/ksft-threaded.out | tail -1)"
 fi
 # The load must have lasted: a fio that failed early leaves the test
 # without busy lines (it skips) or makes it see a line stop.

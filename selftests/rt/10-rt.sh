@@ -1,6 +1,6 @@
 #!/bin/sh
 # PREEMPT_RT: every write to every threaded file is refused with
-# EOPNOTSUPP and changes nothing (0, 1 and auto); fio verifies data on both
+# EOPNOTSUPP and changes nothing (0 and 1); fio verifies data on both
 # NVMe I/O queues; 200 lines go out through the serial port whose handler
 # a write of 0 once moved into hard interrupt context (the review issue:
 # "BUG: Invalid wait context" in serial8250_interrupt(), then a panic).
@@ -23,7 +23,7 @@ n=0 bad=0 nvme=0
 for f in /proc/irq/*/*/threaded; do
 	[ -e "$f" ] || continue
 	read -r before <"$f"
-	for w in 0 auto 1; do
+	for w in 0 1; do
 		if ! refused "$f" $w; then
 			bad=$((bad + 1)); diag "$f: '$w' was not refused with EOPNOTSUPP ($(cat /tmp/werr))"
 		fi

@@ -42,11 +42,6 @@ qfiles() {
 	c=$(nvme_ctrl irqtest0) || return 0
 	for q in $(nvme_ioqs "$c"); do echo "/proc/irq/$(irq_of "$q")/$q/threaded"; done
 }
-# Auto mode takes part where the kernel accounts hard irq time.
-auto=0
-f1=$(qfiles | head -n1)
-if echo auto 2>/dev/null >"$f1"; then auto=1; echo 0 >"$f1"; fi
-diag "auto mode in the toggle cycle: $([ $auto = 1 ] && echo yes || echo 'no (not supported)')"
 kml=/sys/kernel/debug/kmemleak
 if [ -w $kml ]; then echo scan >$kml; echo clear >$kml; fi
 rm -rf /tmp/st; mkdir -p /tmp/st
@@ -78,17 +73,15 @@ dev_unlock() { rmdir /tmp/st/dev.lock; }
 		if [ "$g" != "$gen" ] || [ -z "$files" ]; then files=$(qfiles); gen=$g; fi
 		[ -n "$files" ] || usleep 50000
 		for f in $files; do
-			# 0 -> 1 -> auto -> 0: auto mode's sampler runs meanwhile
-			# (where the kernel accounts hard irq time, else 0 <-> 1).
+			# 0 -> 1 -> 0
 			want=
 			if { read -r cur <"$f"; } 2>/dev/null; then
 				case "$cur" in
 				0) want=1 ;;
-				1) want=0; [ "$auto" = 1 ] && want=auto ;;
 				*) want=0 ;;
 				esac
 				if { echo $want >"$f" && read -r cur <"$f"; } 2>/dev/null &&
-					case "$want:$cur" in "auto:0 auto" | "auto:1 auto" | 0:0 | 1:1) true ;; *) false ;; esac; then
+					[ "$cur" = "$want" ]; then
 					n=$((n + 1))
 					[ $((n % 100)) = 0 ] && echo $n >/tmp/st/toggle.count
 					continue
@@ -323,8 +316,7 @@ run_kselftest irq/threaded_test
 # 6. Fuzz: random bytes of random length, one write() each, to every queue's
 # file; a refused write must change nothing, and at the end each file
 # reads the mode of its last accepted write.  The files start in a fixed
-# mode: the toggler may have left one in auto mode, which changes the
-# mode by itself.
+# mode.
 fuzz_n=0 fuzz_bad=0 fuzz_ok=0
 files=$(qfiles)
 [ -n "$md5" ] && files="$files $rxf"
