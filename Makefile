@@ -32,14 +32,14 @@ DEMO_SCENARIO ?= nvme-irq-affinity
 export BUILD KERNEL_SRC KOUT PROJECT_NAME PROJECT_EMAIL CCACHE_DIR ACCEL
 
 .PHONY: all demo deps tree export config kernel initramfs vmtest check test \
-	bench bench-kernel stress stress-kernel stress-rt stress-inject send cocci kunit vmtest-base clean distclean help \
+	bench bench-kernel stress stress-kernel stress-rt stress-lockdep stress-inject send cocci kunit vmtest-base clean distclean help \
 	kernel-arm64 initramfs-arm64 test-arm64
 
 all: demo
 
 help:
 	@sed -n 's/^#   //p' Makefile
-	@echo "targets: deps tree export config kernel initramfs vmtest check test bench stress send cocci kunit vmtest-base test-arm64 clean distclean"
+	@echo "targets: deps tree export config kernel initramfs vmtest check test bench stress stress-lockdep send cocci kunit vmtest-base test-arm64 clean distclean"
 
 deps:
 	ci/deps.sh
@@ -118,6 +118,12 @@ stress-kernel: tree
 # rt scenario on it (also the last boot of make stress).
 stress-rt: tree initramfs
 	ci/stress.sh rt
+
+# The debug kernel booted with threadirqs: the serial port's action
+# switched to hard mode carries 200 lines under PROVE_LOCKING (also a boot
+# of make stress).
+stress-lockdep: tree initramfs
+	ci/stress.sh lockdep
 
 # The stress run on the series plus the bug in stress-inject/: passes when
 # the stress run catches it.

@@ -20,13 +20,18 @@
 #   ci/stress.sh arm64      the arm64 kernel and initramfs and the arm64-its
 #                           scenario ('make stress' runs it last;
 #                           STRESS_ARM64=0 leaves it out)
+#   ci/stress.sh lockdep    the debug kernel and only the lockdep-threadirqs
+#                           scenario on it: threadirqs, the serial port's
+#                           action switched to hard mode carries 200 lines
+#                           under PROVE_LOCKING ('make stress' runs it after
+#                           the debug boot)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 SCENARIO=${STRESS_SCENARIO:-stress}
 mode=${1:-run}
-case $mode in run | kernel | inject | inject-kernel | rt | rt-kernel | arm64) ;;
-*) die "usage: ci/stress.sh [kernel|inject|inject-kernel|rt|rt-kernel|arm64]" ;; esac
+case $mode in run | kernel | inject | inject-kernel | rt | rt-kernel | arm64 | lockdep) ;;
+*) die "usage: ci/stress.sh [kernel|inject|inject-kernel|rt|rt-kernel|arm64|lockdep]" ;; esac
 start=$(date +%s)
 
 # rt_boot: build the PREEMPT_RT kernel and boot selftests/rt on it.
@@ -104,11 +109,25 @@ counts() {
 	sed -n 's/^# stress counts: //p' "$1" | tr ' ' '\n' | grep . | sed 's/^/    /' ||
 		echo "    none: the guest did not get to the end (see above)"
 }
+# lockdep_boot: threadirqs on the debug kernel, the serial port switched
+# to hard mode under PROVE_LOCKING (selftests/lockdep-threadirqs).
+lockdep_boot() {
+	KERNEL=$DEBUG_KOUT/arch/x86/boot/bzImage LOGDIR=$LOGDIR \
+		"$TOP/ci/vm.sh" lockdep-threadirqs 2>&1 | tee "$LOGDIR-lockdep.log"
+}
 rc=0
+if [ "$mode" = lockdep ]; then
+	lockdep_boot || rc=1
+	echo "=== make stress (lockdep): $([ $rc = 0 ] && echo passed || echo FAILED) in $(($(date +%s) - start)) s"
+	exit $rc
+fi
 KERNEL=$DEBUG_KOUT/arch/x86/boot/bzImage LOGDIR=$LOGDIR \
 	COUNTS=$BUILD/results-stress/$mode.counts "$TOP/ci/vm.sh" "$SCENARIO" 2>&1 | tee "$LOGDIR.log" || rc=1
 echo "=== stress counts, debug kernel ($SCENARIO):"
 counts "$LOGDIR/$SCENARIO/tap.txt"
+if [ "$mode" = run ]; then
+	lockdep_boot || rc=1
+fi
 # The full counts on the test kernel (a second boot; not for inject).
 if [ "$mode" = run ] && [ -n "${STRESS_FULL_SCENARIO-stress-10k}" ]; then
 	full=${STRESS_FULL_SCENARIO:-stress-10k}
