@@ -26,8 +26,8 @@ import random
 import statistics
 import sys
 
-MODES = ["hard", "pinned", "fifo-mask", "fifo-skip", "fair-mask"]
-MOVING = ["fifo-mask", "fifo-skip", "fair-mask"]
+MODES = ["hard", "pinned", "fifo-mask", "fifo-skip", "fair-mask", "fifo-idle"]
+MOVING = ["fifo-mask", "fifo-skip", "fair-mask", "fifo-idle"]
 RUN_FIELDS = ["regime", "ratio", "mode", "round", "loops", "compl_per_s", "irqs_per_compl",
               "wakeups_per_compl", "thread_on_irqcpu_pct", "victim_per_s", "victim_per_cpu",
               "spin_per_s", "irqcpu_hardirq_pct", "max_hard_ms", "lat_p50_us", "lat_p99_us",
@@ -173,7 +173,7 @@ def main():
     # What issue 26 asks of a design, read off the table (not a test).
     by = {(r["regime"], r["ratio"], r["mode"]): r for r in rows}
     for mode in MOVING:
-        wins, kept, harm, onirq = [], [], [], []
+        wins, kept, bkept, harm, onirq = [], [], [], [], []
         for (regime, ratio, m), r in by.items():
             if m != mode:
                 continue
@@ -185,12 +185,15 @@ def main():
                     kept.append(ratio)
                 if float(r["thread_on_irqcpu_pct"]) > 5:
                     onirq.append("%s (%s%%)" % (ratio, r["thread_on_irqcpu_pct"]))
+            if regime == "busy" and float(r["victim_to_pinned_hi"]) >= 1:
+                bkept.append(ratio)
             if hi < 1:
                 harm.append("%s %s (%.2fx)" % (regime, ratio, float(r["to_pinned"])))
         verdict.append("%s: ahead of pinned outside the interval in regime idle at C/E %s; victims kept at %s;"
                        % (mode, " ".join(wins) or "none", " ".join(kept) or "none"))
-        verdict.append("  below pinned outside the interval: %s; on the interrupt's CPU > 5%% (idle): %s"
-                       % (", ".join(harm) or "nowhere", ", ".join(onirq) or "never"))
+        verdict.append("  busy victims kept at %s; below pinned outside the interval: %s;"
+                       " on the interrupt's CPU > 5%% (idle): %s"
+                       % (" ".join(bkept) or "none", ", ".join(harm) or "nowhere", ", ".join(onirq) or "never"))
     for regime in ("idle", "busy", "qd1"):
         hs = [r for r in rows if r["regime"] == regime and r["mode"] == "hard"]
         if hs:

@@ -21,7 +21,11 @@
 #            SCHED_FIFO, the whole mask); fifo-skip (bench-patches/0003: the
 #            mask without the interrupt's CPU); fair-mask (the whole mask,
 #            the thread SCHED_NORMAL nice -20, so that the fair scheduler
-#            picks an idle CPU of the mask at each wakeup).
+#            picks an idle CPU of the mask at each wakeup); fifo-idle
+#            (bench-patches/0004: SCHED_FIFO, the whole mask, and an
+#            interrupt that wakes the thread on its own busy CPU sends it
+#            to an idle or SCHED_IDLE-only CPU of the mask if there is one).
+#            swamp.modes=M1,M2,... on the kernel command line runs fewer.
 # Lines:
 #   bench: swampcal,IRQ_CPU,NCPU,NQ,E_NS,C_NS_PER_KLOOP,RT_HARD_NS,RT_PINNED_NS,RT_SKIP_NS
 #   bench: swamppt,RATIO,LOOPS,C_NS,E_NS
@@ -36,15 +40,16 @@ ROUNDS=5
 RATIOS="0.5 1.5 5 15 50"
 QD1_RATIO=1.5
 QD=32
+MODES="hard pinned fifo-mask fifo-skip fair-mask fifo-idle"
 for a in $(cat /proc/cmdline); do
 	case $a in
 	swamp.runtime=*) RUNTIME=${a#*=} ;;
 	swamp.rounds=*) ROUNDS=${a#*=} ;;
 	swamp.ratios=*) RATIOS=$(echo "${a#*=}" | tr , ' ') ;;
+	swamp.modes=*) MODES=$(echo "${a#*=}" | tr , ' ') ;;
 	esac
 done
 case " $RATIOS " in *" $QD1_RATIO "*) ;; *) QD1_RATIO=${RATIOS%% *} ;; esac
-MODES="hard pinned fifo-mask fifo-skip fair-mask"
 D=/sys/kernel/debug/irq_swamp
 P=/sys/module/swamp_bench/parameters
 if [ ! -w $D/run ]; then
@@ -66,11 +71,14 @@ diag "swamp: $ncpu vCPUs, $nq queues, ${RUNTIME}s per run, $ROUNDS rounds, C/E $
 echo $QD >$P/qd
 
 skipfile=/sys/module/kernel/parameters/irq_thread_skip_effective
+idlefile=/sys/module/kernel/parameters/sched_rt_wake_idle
 # set_mode MODE: placement first (requesting again resets to hard and
 # creates a new thread), then the mode through each queue's proc file.
 set_mode() {
 	[ -w $skipfile ] || return 1
 	case $1 in fifo-skip) echo Y ;; *) echo N ;; esac >$skipfile || return 1
+	[ -w $idlefile ] || return 1
+	case $1 in fifo-idle) echo Y ;; *) echo N ;; esac >$idlefile || return 1
 	case $1 in pinned) echo 0 ;; *) echo 1 ;; esac >$D/affinity || return 1
 	case $1 in hard) want=0 ;; *) want=1 ;; esac
 	q=1
