@@ -27,7 +27,7 @@ ACCEL ?= auto
 # STRESS=1 in vm.conf) and the arm64 guest (GUEST_ARCH=arm64: make
 # test-arm64, make stress).
 SCENARIOS ?= $(patsubst selftests/%/vm.conf,%,$(shell grep -LE '^(BENCH|STRESS)=1|^GUEST_ARCH=arm64' selftests/*/vm.conf))
-DEMO_SCENARIO ?= nvme-irq-affinity
+DEMO_SCENARIO ?= nvme-switch
 
 export BUILD KERNEL_SRC KOUT PROJECT_NAME PROJECT_EMAIL CCACHE_DIR ACCEL
 

@@ -63,12 +63,15 @@ fi
 bench="(run 'make bench' for the tables)"
 if [ -s "$BUILD/bench/nvme.csv" ] || [ -s "$BUILD/bench/irq-round-trip.csv" ] || [ -s "$BUILD/bench/swamp.csv" ]; then
 	bench=
-	[ -s "$BUILD/bench/swamp.csv" ] && bench+="Swamp model (bench patches, not in this series): one queue shared by
-4 vCPUs, completion work in the handler the bottleneck, interrupt on one
-CPU, victim = busy loop there; means of 2 runs, spread = (max - min) / mean:
+	[ -s "$BUILD/bench/swamp.csv" ] && bench+="Swamp model (bench patches, not in this series): completion work C in
+the handler against the interrupt entry cost E, one queue for 2 vCPUs,
+submitters that leave the mask idle (regime idle); per placement of the
+irq thread the median of 5 runs against the thread pinned to the
+interrupt's CPU, its bootstrap 95% interval, and the share of the
+thread's completions run on the interrupt's CPU:
 $(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-	{ printf "  %-17s %6d/s (%.2fx hard, spread %4.1f%%)  victim %5.1f%%  RCU stalls %d\n", $1, $c["compl_per_s"],
-		$c["ratio_to_hard"], $c["spread_pct"], $c["victim_pct"], $c["rcu_stalls"] }' "$BUILD/bench/swamp.csv")
+	$1 == "idle" && $3 != "pinned" { printf "  C/E %-4s %-9s %5.2fx (%5.2f-%5.2f)  %s\n", $2, $3,
+		$c["to_pinned"], $c["to_pinned_lo"], $c["to_pinned_hi"], $3 == "hard" ? "(no thread)" : sprintf("on the irq CPU %5.1f%%", $c["thread_on_irqcpu_pct"]) }' "$BUILD/bench/swamp.csv")
 "
 	[ -s "$BUILD/bench/nvme.csv" ] && bench+="NVMe fio 4k randread, 4 vCPUs, per-vCPU queues (percpu) and one
 shared queue (swamp); victim = busy loop on the interrupt's CPU:

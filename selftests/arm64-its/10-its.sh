@@ -1,8 +1,8 @@
 #!/bin/sh
 # The NVMe I/O queue's interrupt on arm64 GICv3: an LPI through the ITS,
 # whose effective affinity is one CPU while its mask spans all of them.
-# Switched to threaded at run time, its thread (IRQF_IRQ_AFFINITY) may run
-# on the whole mask; the admin queue's thread (no flag) on its one CPU.
+# Switched to threaded at run time, each queue's thread runs on the one CPU
+# its interrupt is delivered to, and both switch back.
 . /selftests/guest/lib.sh
 
 dev=/dev/nvme0n1

@@ -17,12 +17,12 @@
 #            victims are SCHED_NORMAL (no CPU has idle capacity);
 #            qd1: one request in flight per submitter (latency);
 #   mode     hard; pinned (stock threaded: the thread bound to the
-#            interrupt's CPU); fifo-mask (IRQF_IRQ_AFFINITY as in the series:
-#            SCHED_FIFO, the whole mask); fifo-skip (bench-patches/0003: the
+#            interrupt's CPU); fifo-mask (v2's IRQF_IRQ_AFFINITY, bench-patches/0001:
+#            SCHED_FIFO, the whole mask); fifo-skip (bench-patches/0006: the
 #            mask without the interrupt's CPU); fair-mask (the whole mask,
 #            the thread SCHED_NORMAL nice -20, so that the fair scheduler
 #            picks an idle CPU of the mask at each wakeup); fifo-idle
-#            (bench-patches/0004: SCHED_FIFO, the whole mask, and an
+#            (bench-patches/0007: SCHED_FIFO, the whole mask, and an
 #            interrupt that wakes the thread on its own busy CPU sends it
 #            to an idle or SCHED_IDLE-only CPU of the mask if there is one).
 #            swamp.modes=M1,M2,... on the kernel command line runs fewer.
