@@ -19,6 +19,8 @@
 #     fix: napi_stop_kthread() waited for a disabled instance forever),
 #     also when it was turned on while the device was down; the device
 #     then comes up in softirq mode and receives.
+#  7. Renamed (down, rename, up): the rx vector's directory and threaded
+#     file carry the new name and switch; the tx vector has no file.
 . /selftests/guest/lib.sh
 
 TOGGLES=${TOGGLES:-200}
@@ -233,4 +235,26 @@ if sysfs_threaded_bounded 0 "threaded, then down"; then
 	}
 else
 	fail "down, then threaded: not run, RTNL is held by the hung write"
+fi
+
+# 7. A rename: the device must be down for it, which frees its interrupts;
+#    up again, they are requested with the new name, and the rx vector's
+#    directory and threaded file carry it.  The tx vector's driver does
+#    not opt in: it has a directory and no threaded file.
+ip link set eth0 down
+if ip link set eth0 name ethr && ip link set ethr up; then
+	nirq=$(irq_of ethr-rx-0)
+	nf=/proc/irq/$nirq/ethr-rx-0/threaded
+	check "renamed to ethr: ethr-rx-0 has a threaded file" [ -n "$nirq" -a -e "$nf" ]
+	check "renamed to ethr: no eth0-rx-0 directory is left" sh -c '! ls -d /proc/irq/*/eth0-rx-0 2>/dev/null'
+	echo 1 >"$nf"; read -r m <"$nf"
+	expect_eq "renamed to ethr: ethr-rx-0 switches to threaded" "$m" 1
+	echo 0 >"$nf"; read -r m <"$nf"
+	expect_eq "renamed to ethr: ethr-rx-0 switches back to hard" "$m" 0
+	tirq=$(irq_of ethr-tx-0)
+	check "ethr-tx-0 (not opted in) has a directory, without a threaded file" \
+		[ -n "$tirq" -a -d "/proc/irq/$tirq/ethr-tx-0" -a ! -e "/proc/irq/$tirq/ethr-tx-0/threaded" ]
+	ip link set ethr down; ip link set ethr name eth0; ip link set eth0 up
+else
+	fail "ip link set eth0 name ethr, then up"
 fi

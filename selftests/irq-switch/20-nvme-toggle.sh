@@ -15,7 +15,25 @@ if [ "$nq" -lt 1 ] || [ ! -b "$dev" ]; then
 	fail "nvme0 I/O queues with a threaded file"
 	exit 0
 fi
-pass "$nq nvme0 I/O queues have a threaded file"
+missing=0
+for f in $files; do [ -e "$f" ] || { missing=$((missing + 1)); diag "no $f"; }; done
+expect_eq "$nq nvme0 I/O queues (their driver opts in): none without a threaded file" $missing 0
+# Only actions that can switch have the file: without threadirqs those
+# whose driver opted in, not the admin queue nor the serial port; with
+# threadirqs also every force threaded action.
+exec 5>/dev/ttyS0
+aq=/proc/irq/$(irq_of nvme0q0)/nvme0q0
+sirq=$(awk '$NF == "ttyS0" { sub(":", "", $1); print $1; exit }' /proc/interrupts)
+sd=/proc/irq/$sirq/ttyS0
+if grep -qw threadirqs /proc/cmdline; then
+	check "threadirqs: the admin queue, force threaded, has a threaded file" [ -e $aq/threaded ]
+	check "threadirqs: ttyS0, force threaded, has a threaded file" [ -n "$sirq" -a -e $sd/threaded ]
+else
+	check "the admin queue (not opted in) has $aq/, without a threaded file" [ -d $aq -a ! -e $aq/threaded ]
+	check "ttyS0 (its driver does not opt in) has ${sd:-its directory}, without a threaded file" \
+		[ -n "$sirq" -a -d "$sd" -a ! -e "$sd/threaded" ]
+fi
+exec 5>&-
 # threadirqs force threads the queues at request time; they switch all the
 # same, from threaded to hard and back.
 start=0
