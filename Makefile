@@ -41,6 +41,8 @@ help:
 	@sed -n 's/^#   //p' Makefile
 	@echo "targets: deps tree export config kernel initramfs vmtest check test bench stress stress-lockdep send cocci kunit vmtest-base test-arm64 clean distclean"
 
+# What make uses; make check, test-arm64, bench and send install their
+# own on top (ci/deps.sh check|arm64|bench|send).
 deps:
 	ci/deps.sh
 
@@ -74,6 +76,7 @@ vmtest: kernel initramfs
 # its initramfs from Debian's arm64 packages, and the arm64-its scenario.
 # Not in make test (time); make stress boots it too.
 kernel-arm64: tree
+	ci/deps.sh arm64
 	KARCH=arm64 KOUT=$(BUILD)/arm64/obj ci/kernel.sh
 
 initramfs-arm64: deps

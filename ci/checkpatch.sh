@@ -11,8 +11,11 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-# Debian's python3 (with python3-ply for spdxcheck.py), not a pyenv one.
+# Debian's python3 (with python3-ply and python3-git for spdxcheck.py), not
+# a pyenv one.  A helper that dies (a Python traceback) checked nothing:
+# that fails the patch, even when checkpatch itself goes on and passes.
 export PATH=/usr/bin:$PATH
+"$TOP/ci/deps.sh" check >/dev/null
 [ -x "$KTREE/scripts/checkpatch.pl" ] || die "no checkpatch.pl in $KTREE: run 'make tree'"
 if [ $# -gt 0 ]; then files=(); for a in "$@"; do [ -f "$a" ] || die "no such patch: $a"; files+=("$(realpath "$a")"); done
 else mapfile -t files < <(series_files); fi
@@ -21,7 +24,9 @@ ignore=FILE_PATH_CHANGES
 bad=0
 for p in "${files[@]}"; do
 	out=$(cd "$KTREE" && ./scripts/checkpatch.pl --strict --ignore "$ignore" --no-summary --color=never "$p" 2>&1)
-	if [ $? = 0 ]; then
+	rc=$?
+	grep -q '^Traceback (most recent call last)' <<<"$out" && rc=1
+	if [ $rc = 0 ]; then
 		echo "ok     $(basename "$p")"
 	else
 		echo "FAIL   $(basename "$p")"; echo "$out" | sed 's/^/    /'

@@ -1,5 +1,22 @@
 #!/bin/bash
-# Install the Debian packages the project needs; skip what is present.
+# Install the Debian packages a target needs; skip what is present.
+#
+#   ci/deps.sh          what 'make' (the demo) and 'make vmtest' use: the
+#                       compiler and kernel build tools, QEMU for x86_64,
+#                       busybox and fio for the guest, and the kernel base
+#   ci/deps.sh check    also the checkers and the cross columns of 'make
+#                       check': sparse (built from sid's source, below),
+#                       Coccinelle, pahole, python3-ply and python3-git
+#                       (checkpatch's spdxcheck.py), and the arm64 and
+#                       powerpc cross compilers
+#   ci/deps.sh arm64    also the arm64 guest ('make test-arm64', 'make
+#                       stress'): the arm64 cross compiler, qemu-system-arm,
+#                       and its userland (below)
+#   ci/deps.sh bench    also gnuplot for the benchmark plots
+#   ci/deps.sh send     also git send-email and b4
+#
+# Every target's script asks for its group itself, so a script run by hand
+# installs what it needs too.
 #
 # The kernel base is Debian's linux-source-7.3 from trixie-backports.  It is
 # fetched with a side apt configuration ($DEPS/apt: its own sources list,
@@ -9,28 +26,35 @@
 # ("sparse is not available or not up to date", and C=1 then checks
 # nothing), so sid's 0.6.5~rc1 source package is built into $DEPS/sparse.
 #
-#   ci/deps.sh arm64   also the arm64 guest's userland: Debian 12's arm64
-#                      busybox-static and fio, and the packages of the
-#                      libraries fio links, fetched with a side apt
-#                      configuration for arm64 and unpacked with dpkg-deb -x
-#                      into $DEPS/arm64-root (nothing is installed)
+# The arm64 userland: Debian 12's arm64 busybox-static and fio, and the
+# packages of the libraries fio links, fetched with a side apt
+# configuration for arm64 and unpacked with dpkg-deb -x into
+# $DEPS/arm64-root (nothing is installed)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+group=${1:-base}
 PKGS=(build-essential gcc make git perl python3 xz-utils binutils
-	flex bison bc libelf-dev libssl-dev cpio rsync ccache kmod dwarves
-	qemu-system-x86 busybox-static fio sparse coccinelle b4 python3-ply git-email
-	gnuplot-nox dpkg-dev libxml2-dev pkg-config
-	gcc-aarch64-linux-gnu gcc-powerpc64-linux-gnu qemu-system-arm)
+	flex bison bc libelf-dev libssl-dev cpio rsync ccache kmod dpkg-dev
+	qemu-system-x86 busybox-static fio)
+case $group in
+base) ;;
+check) PKGS+=(dwarves coccinelle python3-ply python3-git libxml2-dev pkg-config
+	gcc-aarch64-linux-gnu gcc-powerpc64-linux-gnu) ;;
+arm64) PKGS+=(gcc-aarch64-linux-gnu qemu-system-arm) ;;
+bench) PKGS+=(gnuplot-nox) ;;
+send) PKGS+=(git-email b4) ;;
+*) die "usage: ci/deps.sh [check|arm64|bench|send]" ;;
+esac
 missing=()
 for p in "${PKGS[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
 done
 SUDO=; [ "$(id -u)" = 0 ] || SUDO=sudo
 if [ ${#missing[@]} = 0 ]; then
-	note "deps: all ${#PKGS[@]} packages present"
+	note "deps ($group): all ${#PKGS[@]} packages present"
 else
-	note "deps: installing ${missing[*]}"
+	note "deps ($group): installing ${missing[*]}"
 	$SUDO apt-get update -q
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"
 fi
@@ -71,7 +95,8 @@ if [ ! -f "$BASE_TARBALL" ]; then
 fi
 note "deps: base $BASE_TARBALL ($(cat "$BASE_TARBALL.version"))"
 
-if ! "$SPARSE" --version >/dev/null 2>&1; then
+[ "$group" = check ] || [ "$group" = arm64 ] || exit 0
+if [ "$group" = check ] && ! "$SPARSE" --version >/dev/null 2>&1; then
 	side_apt
 	rm -rf "$DEPS/sparse-src"
 	mkdir -p "$DEPS/sparse-src"
@@ -84,9 +109,10 @@ if ! "$SPARSE" --version >/dev/null 2>&1; then
 	cp "$DEPS/sparse-src/src/sparse" "$SPARSE"
 	rm -rf "$DEPS/sparse-src"
 fi
-note "deps: sparse $SPARSE_VERSION from sid's source ($SPARSE; it reports $("$SPARSE" --version))"
+[ "$group" = check ] &&
+	note "deps: sparse $SPARSE_VERSION from sid's source ($SPARSE; it reports $("$SPARSE" --version))"
 
-[ "${1:-}" = arm64 ] || exit 0
+[ "$group" = arm64 ] || exit 0
 # The arm64 userland, once per machine.
 aroot=$DEPS/arm64-root
 if [ ! -f "$aroot/.complete" ]; then

@@ -38,7 +38,8 @@ karch_env() {
 	# x86_64 is the host: no ARCH=, as before there were other ones.
 	KARCH_MAKE=()
 	[ -z "$CROSS_COMPILE" ] || KARCH_MAKE=(ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE")
-	command -v "${CROSS_COMPILE}gcc" >/dev/null || die "no ${CROSS_COMPILE}gcc: run 'make deps'"
+	command -v "${CROSS_COMPILE}gcc" >/dev/null ||
+		die "no ${CROSS_COMPILE}gcc: run 'ci/deps.sh check' (cross columns) or 'ci/deps.sh arm64' (the arm64 guest)"
 }
 
 die() { echo "error: $*" >&2; exit 1; }

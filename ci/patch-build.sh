@@ -28,6 +28,7 @@
 # and $BUILD/check/cross-<arch>.result ("N ok|FAIL", read by ci/check.sh).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+"$TOP/ci/deps.sh" check
 
 BASE_REF=refs/irq-series/base
 wt=$BUILD/linux-check
@@ -47,7 +48,7 @@ export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
 export CCACHE_BASEDIR=$wt CCACHE_NOHASHDIR=1
 # C=1 with a sparse that scripts/checker-valid.sh refuses prints one line
 # and checks nothing: refuse to go on blind.
-"$SPARSE" --version >/dev/null 2>&1 || die "no sparse at $SPARSE: run 'make deps'"
+"$SPARSE" --version >/dev/null 2>&1 || die "no sparse at $SPARSE: run 'ci/deps.sh check'"
 sh "$KTREE/scripts/checker-valid.sh" "$SPARSE" 2>/dev/null | grep -qx 1 ||
 	die "$KTREE/scripts/checker-valid.sh refuses $SPARSE ($("$SPARSE" --version)): C=1 would check nothing"
 

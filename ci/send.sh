@@ -15,6 +15,7 @@
 # base commit (base-commit: for the bots).  Nothing is mailed by a test.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+"$TOP/ci/deps.sh" send
 
 BASE_REF=refs/irq-series/base
 SERIES_VERSION=${SERIES_VERSION:-2}

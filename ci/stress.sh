@@ -48,8 +48,9 @@ rt_boot() {
 # arm64_boot: the arm64 guest (GICv3 ITS) as 'make test-arm64' runs it.
 arm64_boot() {
 	local r=0
+	"$TOP/ci/deps.sh" arm64 || return 1
 	KARCH=arm64 KOUT=$BUILD/arm64/obj "$TOP/ci/kernel.sh" || return 1
-	"$TOP/ci/deps.sh" arm64 && KARCH=arm64 "$TOP/ci/initramfs.sh" || return 1
+	KARCH=arm64 "$TOP/ci/initramfs.sh" || return 1
 	note "arm64 kernel and initramfs ready after $(($(date +%s) - start)) s"
 	LOGDIR=$BUILD/vm-arm64 COUNTS=$BUILD/results-stress/arm64.counts \
 		"$TOP/ci/vm.sh" arm64-its 2>&1 | tee "$BUILD/vm-arm64.log" || r=1

@@ -48,7 +48,7 @@ for s in "$@"; do
 	if grep -q '^GUEST_ARCH=arm64' "$TOP/selftests/$s/vm.conf"; then
 		[ -f "$KERNEL_ARM64" ] || die "no arm64 kernel at $KERNEL_ARM64: run 'make kernel-arm64'"
 		[ -f "$INITRD_ARM64" ] || die "no arm64 initramfs at $INITRD_ARM64: run 'make initramfs-arm64'"
-		command -v qemu-system-aarch64 >/dev/null || die "qemu-system-aarch64 missing: run 'make deps'"
+		command -v qemu-system-aarch64 >/dev/null || die "qemu-system-aarch64 missing: run 'ci/deps.sh arm64'"
 	else
 		[ -f "$KERNEL" ] || die "no kernel at $KERNEL: run 'make kernel'"
 		[ -f "$INITRD" ] || die "no initramfs at $INITRD: run 'make initramfs'"
