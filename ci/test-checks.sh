@@ -6,6 +6,7 @@
 #   bad subject (no prefix)       -> ci/series-format.py fails
 #   missing Signed-off-by         -> ci/series-format.py fails
 #   trailing whitespace, >100 col -> ci/checkpatch.sh fails
+#   spdxcheck.py dies (no GitPython) -> ci/checkpatch.sh fails
 #   an undescribed parameter      -> ci/kerneldoc.sh fails
 #   a test not in Makefile/.gitignore -> ci/selftest-hygiene.sh fails
 #   a NULL check before kfree()   -> ci/cocci.sh fails that patch
@@ -62,6 +63,16 @@ expect_pass "checkpatch passes the first genirq: Add patch" "$TOP/ci/checkpatch.
 # Add trailing whitespace to the first added code line of the patch.
 awk 'done == 0 && /^\+[^+]/ && /;$/ { print $0 "   "; done = 1; next } { print }' "$good" >"$tmp/0001-ws.patch"
 expect_fail "checkpatch fails a patch that adds trailing whitespace" "$TOP/ci/checkpatch.sh" "$tmp/0001-ws.patch"
+# checkpatch goes on when its spdxcheck.py helper dies (a Python traceback
+# on stderr), so the SPDX lines of new files went unchecked without
+# python3-git.  A patch that adds files, with a GitPython that fails to
+# import: checkpatch.sh must fail it.
+newfile=$(grep -l '^new file mode' "${files[@]}" | head -n 1)
+mkdir -p "$tmp/pybad/git"
+echo 'raise ImportError("GitPython broken on purpose (test-checks)")' >"$tmp/pybad/git/__init__.py"
+expect_pass "checkpatch passes $(basename "$newfile"), which adds files" "$TOP/ci/checkpatch.sh" "$newfile"
+expect_fail "checkpatch fails when its spdxcheck.py helper dies" \
+	env PYTHONPATH="$tmp/pybad" "$TOP/ci/checkpatch.sh" "$newfile"
 
 expect_pass "maintainers-snippet passes MAINTAINERS.snippet" "$TOP/ci/maintainers-snippet.sh"
 # S: before L: is not the canonical order.
