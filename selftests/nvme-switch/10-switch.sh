@@ -24,7 +24,8 @@ table() {
 	diag "irq  action   threaded  affinity  effective  thread  Cpus_allowed"
 	for q in "$q1 nvme0q1" "$q0 nvme0q0"; do
 		set -- $q
-		read -r m </proc/irq/$1/$2/threaded
+		# "-": no threaded file (the admin queue's driver does not opt in)
+		m=-; [ -e /proc/irq/$1/$2/threaded ] && read -r m </proc/irq/$1/$2/threaded
 		p=$(irq_thread_pid "$1" "$2") || p=-
 		a=-; [ "$p" = - ] || a=$(cpus_allowed "$p")
 		diag "$1   $2  $m         $(cat /proc/irq/$1/smp_affinity_list)       $(cat /proc/irq/$1/effective_affinity_list)          $p  $a"
