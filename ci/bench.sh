@@ -24,7 +24,7 @@
 #   BENCH_REUSE=1   tables from the last boot's results, no new boot
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-"$TOP/ci/deps.sh" bench
+need_deps bench || exit 1
 
 out=$BUILD/bench
 mkdir -p "$out"

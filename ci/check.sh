@@ -35,7 +35,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 # The checkers and the cross compilers of the arm64 and powerpc columns
-"$TOP/ci/deps.sh" check
+need_deps check || exit 1
 
 BASE_REF=refs/irq-series/base
 git -C "$KTREE" rev-parse -q --verify "$BASE_REF" >/dev/null || die "no $BASE_REF in $KTREE: run 'make tree'"

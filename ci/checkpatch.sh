@@ -15,7 +15,7 @@ set -uo pipefail
 # a pyenv one.  A helper that dies (a Python traceback) checked nothing:
 # that fails the patch, even when checkpatch itself goes on and passes.
 export PATH=/usr/bin:$PATH
-"$TOP/ci/deps.sh" check >/dev/null
+need_deps check || exit 1
 [ -x "$KTREE/scripts/checkpatch.pl" ] || die "no checkpatch.pl in $KTREE: run 'make tree'"
 if [ $# -gt 0 ]; then files=(); for a in "$@"; do [ -f "$a" ] || die "no such patch: $a"; files+=("$(realpath "$a")"); done
 else mapfile -t files < <(series_files); fi

@@ -21,7 +21,7 @@
 # cannot read the code would pass whatever the code says.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
-"$TOP/ci/deps.sh" check
+need_deps check || exit 1
 
 BASE_REF=refs/irq-series/base
 MACROS=${COCCI_MACROS:-$TOP/ci/cocci/macros.h}

@@ -16,7 +16,7 @@
 #   HOT_OLD=REV HOT_NEW=REV ci/hotpath.sh   any two revisions
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
-"$TOP/ci/deps.sh" check
+need_deps check || exit 1
 
 command -v pahole >/dev/null || die "no pahole (Debian package dwarves)"
 # Resolved in the tree: the scratch worktree has a HEAD of its own.

@@ -43,6 +43,13 @@ karch_env() {
 }
 
 die() { echo "error: $*" >&2; exit 1; }
+# need_deps GROUP: the packages of GROUP (ci/deps.sh GROUP), once per run:
+# the scripts a stage calls inherit what it already installed.
+need_deps() {
+	case " ${IRQ_DEPS_HAVE:-} " in *" $1 "*) return 0 ;; esac
+	"$TOP/ci/deps.sh" "$1" || return 1
+	export IRQ_DEPS_HAVE="${IRQ_DEPS_HAVE:-} $1"
+}
 # progress MSG: a line for the user's terminal from a long stage whose own
 # output goes to a log (ci/check.sh opens fd 3 on the terminal), with the
 # time since the stage began.

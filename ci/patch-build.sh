@@ -28,7 +28,7 @@
 # and $BUILD/check/cross-<arch>.result ("N ok|FAIL", read by ci/check.sh).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
-"$TOP/ci/deps.sh" check
+need_deps check || exit 1
 
 BASE_REF=refs/irq-series/base
 wt=$BUILD/linux-check

@@ -15,7 +15,7 @@
 # base commit (base-commit: for the bots).  Nothing is mailed by a test.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-"$TOP/ci/deps.sh" send
+need_deps send || exit 1
 
 BASE_REF=refs/irq-series/base
 SERIES_VERSION=${SERIES_VERSION:-2}

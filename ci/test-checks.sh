@@ -23,7 +23,7 @@
 #                                    (SKIP_BUILD_CHECK=1 leaves these out)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
-"$TOP/ci/deps.sh" check
+need_deps check || exit 1
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; git -C "$KTREE" worktree remove --force "$BUILD/linux-bad" 2>/dev/null; git -C "$KTREE" branch -D irq-series-bad >/dev/null 2>&1' EXIT
