@@ -17,6 +17,11 @@ set -euo pipefail
 wt=$BUILD/benchk/linux
 if [ "${1:-}" = export ]; then
 	[ -e "$wt/.git" ] || die "no bench worktree at $wt: run 'make bench-kernel' first"
+	# A 'git am' that stopped halfway would export only the patches
+	# before it, and the others would be deleted from bench-patches/.
+	[ ! -d "$(git -C "$wt" rev-parse --path-format=absolute --git-path rebase-apply)" ] &&
+		[ ! -d "$(git -C "$wt" rev-parse --path-format=absolute --git-path rebase-merge)" ] ||
+		die "a git am or rebase is in progress in $wt: finish or abort it first"
 	# The series commit the bench patches were applied on (the series may
 	# have been rewritten since).
 	head=$(cat "$BUILD/benchk/base" 2>/dev/null) || head=$(git -C "$KTREE" rev-parse HEAD)

@@ -26,7 +26,7 @@ import random
 import statistics
 import sys
 
-MODES = ["hard", "pinned", "fifo-mask", "fifo-skip", "fair-mask", "fifo-idle"]
+MODES = ["hard", "pinned", "hyb8", "hyb64", "fifo-mask", "fifo-skip", "fair-mask", "fifo-idle"]
 MOVING = ["fifo-mask", "fifo-skip", "fair-mask", "fifo-idle"]
 RUN_FIELDS = ["regime", "ratio", "mode", "round", "loops", "compl_per_s", "irqs_per_compl",
               "wakeups_per_compl", "thread_on_irqcpu_pct", "victim_per_s", "victim_per_cpu",
@@ -55,6 +55,13 @@ def boot_ratio_ci(xs, ys, rng):
         r.append(median(rng.choices(xs, k=len(xs))) / d if d else float("nan"))
     r.sort()
     return r[int(0.025 * B)], r[int(0.975 * B) - 1]
+
+
+def victim_on_irqcpu(run, irq_cpu):
+    """The victim's work per s on the interrupt's CPU (victim_per_cpu is CPU 0/CPU 1/...)."""
+    parts = run["victim_per_cpu"].split("/")
+    i = int(irq_cpu)
+    return float(parts[i]) if i < len(parts) else float("nan")
 
 
 def main():
@@ -92,7 +99,7 @@ def main():
         return [float(r[k]) for r in rs]
 
     rows, verdict = [], []
-    order = sorted(groups, key=lambda k: ({"idle": 0, "busy": 1, "qd1": 2}.get(k[0], 3), float(k[1])))
+    order = sorted(groups, key=lambda k: ({"idle": 0, "busy": 1, "qd1": 2, "long": 3}.get(k[0], 4), float(k[1])))
     for key in order:
         regime, ratio = key
         g = groups[key]
@@ -110,6 +117,9 @@ def main():
             rlo, rhi = boot_ratio_ci(x, col(pin, "compl_per_s"), rng) if pin else (float("nan"),) * 2
             vlo, vhi = boot_ratio_ci(v, col(pin, "victim_per_s"), rng) if pin else (float("nan"),) * 2
             ratio_med = median(x) / median(col(pin, "compl_per_s")) if pin else float("nan")
+            hard = g.get("hard", [])
+            hlo, hhi = boot_ratio_ci(x, col(hard, "compl_per_s"), rng) if hard else (float("nan"),) * 2
+            to_hard = median(x) / median(col(hard, "compl_per_s")) if hard else float("nan")
             vratio = median(v) / median(col(pin, "victim_per_s")) if pin and median(col(pin, "victim_per_s")) else float("nan")
             lim = float("nan")
             if mode in MOVING and pin:
@@ -124,7 +134,9 @@ def main():
                 "to_pinned": "%.3f" % ratio_med, "to_pinned_lo": "%.3f" % rlo, "to_pinned_hi": "%.3f" % rhi,
                 "victim_per_s": "%.0f" % median(v), "victim_to_pinned": "%.3f" % vratio,
                 "victim_to_pinned_lo": "%.3f" % vlo, "victim_to_pinned_hi": "%.3f" % vhi,
+                "to_hard": "%.3f" % to_hard, "to_hard_lo": "%.3f" % hlo, "to_hard_hi": "%.3f" % hhi,
                 "victim_per_cpu": rs[len(rs) // 2]["victim_per_cpu"],
+                "victim_irqcpu_per_s": "%.0f" % median([victim_on_irqcpu(r, cal["irq_cpu"]) for r in rs]),
                 "thread_on_irqcpu_pct": "%.1f" % median(col(rs, "thread_on_irqcpu_pct")),
                 "runs_on_irqcpu": len(on) if mode != "hard" else 0,
                 "compl_on": "%.0f" % median(col(on, "compl_per_s")) if on and off and mode != "hard" else "",
@@ -156,16 +168,18 @@ def main():
     print("(SCHED_IDLE in idle/qd1, SCHED_NORMAL in busy), all CPUs, per s; @irq = share of the thread's")
     print("completions run on the interrupt's CPU (median); on = runs with the thread there for > 50%;")
     print("limit = the model's bound for a moving thread (see ci/bench-swamp.py), of_limit = /pinned / limit.")
-    hdr = "  %-5s %5s %-9s %9s %-19s %6s %-13s %8s %6s %-13s %5s %3s %7s %7s %6s %5s"
+    print("hardms = longest run of the handler in hard irq context (max of the runs); rcu = RCU stall reports.")
+    hdr = "  %-5s %5s %-9s %9s %-19s %6s %-13s %8s %6s %-13s %5s %3s %7s %7s %6s %5s %6s %3s"
     print(hdr % ("reg", "C/E", "mode", "compl/s", "95% interval", "/pin", "interval", "victim/s", "v/pin",
-                 "interval", "@irq%", "on", "p50us", "p99us", "limit", "of_l"))
+                 "interval", "@irq%", "on", "p50us", "p99us", "limit", "of_l", "hardms", "rcu"))
     for r in rows:
-        print("  %-5s %5s %-9s %9s %-19s %6s %-13s %8s %6s %-13s %5s %3s %7s %7s %6s %5s" % (
+        print("  %-5s %5s %-9s %9s %-19s %6s %-13s %8s %6s %-13s %5s %3s %7s %7s %6s %5s %6s %3s" % (
             r["regime"], r["ratio"], r["mode"], r["compl_per_s"], "%s-%s" % (r["ci_lo"], r["ci_hi"]),
             r["to_pinned"], "%s-%s" % (r["to_pinned_lo"], r["to_pinned_hi"]), r["victim_per_s"],
             r["victim_to_pinned"], "%s-%s" % (r["victim_to_pinned_lo"], r["victim_to_pinned_hi"]),
             r["thread_on_irqcpu_pct"], r["runs_on_irqcpu"], r["lat_p50_us"], r["lat_p99_us"],
-            r["limit"] if r["limit"] != "nan" else "-", r["of_limit"] if r["of_limit"] != "nan" else "-"))
+            r["limit"] if r["limit"] != "nan" else "-", r["of_limit"] if r["of_limit"] != "nan" else "-",
+            r["max_hard_ms"], r["stalls"]))
         if r["compl_on"]:
             print("  %-5s %5s %-9s   split: %s runs on the interrupt's CPU %s compl/s, the others %s" % (
                 "", "", "", r["runs_on_irqcpu"], r["compl_on"], r["compl_off"]))
@@ -173,6 +187,8 @@ def main():
     # What issue 26 asks of a design, read off the table (not a test).
     by = {(r["regime"], r["ratio"], r["mode"]): r for r in rows}
     for mode in MOVING:
+        if not any(m == mode for (_, _, m) in by):
+            continue
         wins, kept, bkept, harm, onirq = [], [], [], [], []
         for (regime, ratio, m), r in by.items():
             if m != mode:
@@ -194,12 +210,27 @@ def main():
         verdict.append("  busy victims kept at %s; below pinned outside the interval: %s;"
                        " on the interrupt's CPU > 5%% (idle): %s"
                        % (" ".join(bkept) or "none", ", ".join(harm) or "nowhere", ", ".join(onirq) or "never"))
-    for regime in ("idle", "busy", "qd1"):
-        hs = [r for r in rows if r["regime"] == regime and r["mode"] == "hard"]
-        if hs:
-            verdict.append("hard, %s: %s soft lockup and %s RCU stall reports, longest handler run %s ms"
-                           % (regime, sum(int(r["lockups"]) for r in hs), sum(int(r["stalls"]) for r in hs),
-                              max(int(r["max_hard_ms"]) for r in hs)))
+    for mode in ("hard", "pinned", "hyb8", "hyb64"):
+        for regime in ("idle", "busy", "qd1", "long"):
+            hs = [r for r in rows if r["regime"] == regime and r["mode"] == mode]
+            if hs:
+                verdict.append("%s, %s: %s soft lockup and %s RCU stall reports, longest handler run in hard irq %s ms"
+                               % (mode, regime, sum(int(r["lockups"]) for r in hs),
+                                  sum(int(r["stalls"]) for r in hs), max(int(r["max_hard_ms"]) for r in hs)))
+    # The hard budget against hard irq mode and the pinned thread (idle regime)
+    for mode in ("hyb8", "hyb64"):
+        cmp = []
+        for (regime, ratio, m), r in sorted(by.items(), key=lambda kv: (kv[0][0], float(kv[0][1]))):
+            h = by.get((regime, ratio, "hard"))
+            if m != mode or not h:
+                continue
+            cmp.append("%s %s: %.2fx pinned (%s-%s), %.2fx hard (%s-%s), victim on the irq CPU %s/s (hard %s, pinned %s)" % (
+                regime, ratio, float(r["to_pinned"]), r["to_pinned_lo"], r["to_pinned_hi"],
+                float(r["to_hard"]), r["to_hard_lo"], r["to_hard_hi"], r["victim_irqcpu_per_s"],
+                h["victim_irqcpu_per_s"], by[(regime, ratio, "pinned")]["victim_irqcpu_per_s"]
+                if (regime, ratio, "pinned") in by else "-"))
+        if cmp:
+            verdict.append("%s:\n  %s" % (mode, "\n  ".join(cmp)))
     with open(out + "/swamp-verdict.txt", "w") as fh:
         fh.write("\n".join(verdict) + "\n")
     print("\n".join(verdict))

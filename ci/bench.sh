@@ -156,7 +156,7 @@ bench_swamp() {
 	if [ "${BENCH_REUSE:-0}" = 1 ] && [ -f "$tap" ]; then
 		note "BENCH_REUSE=1: tables from the last bench-swamp boot"
 	else
-		note "swamp model: one boot, 6 modes x (5 C/E points x 2 regimes + qd 1) x 5 rounds of 2 s, ~14 min under TCG (log: $out/bench-swamp.log)"
+		note "swamp model: one boot, 8 modes x (5 C/E points x 2 regimes + qd 1) x 5 rounds of 2 s, ~19 min under TCG (log: $out/bench-swamp.log)"
 		KERNEL=$k KARGS_EXTRA="${BENCH_KARGS:-}${SWAMP_KARGS:+ $SWAMP_KARGS}" LOGDIR=$BUILD/vm-bench COUNTS=$out/.counts \
 			"$TOP/ci/vm.sh" bench-swamp 2>&1 | tee "$out/bench-swamp.log" | grep --line-buffered -E '^(===|  \.\.\. |  host: )' ||
 			true

@@ -24,8 +24,17 @@
 #            picks an idle CPU of the mask at each wakeup); fifo-idle
 #            (bench-patches/0007: SCHED_FIFO, the whole mask, and an
 #            interrupt that wakes the thread on its own busy CPU sends it
-#            to an idle or SCHED_IDLE-only CPU of the mask if there is one).
+#            to an idle or SCHED_IDLE-only CPU of the mask if there is one);
+#            hybN (the series' hard budget, as nvme.irq_hard_budget: the
+#            pinned thread, and a primary handler that takes up to N
+#            completions in hard irq context per interrupt before it wakes
+#            the thread).
 #            swamp.modes=M1,M2,... on the kernel command line runs fewer.
+# Then regime long: the highest C/E, as idle, runs of LONG seconds (8),
+# longer than the RCU stall timeout (3 s, vm.conf), LONG_ROUNDS (3) rounds
+# of hard, pinned and the hybN modes in a random order: a handler that
+# never returns in hard irq context shows up as RCU stall reports there.
+# swamp.long=0 leaves it out.
 # Lines:
 #   bench: swampcal,IRQ_CPU,NCPU,NQ,E_NS,C_NS_PER_KLOOP,RT_HARD_NS,RT_PINNED_NS,RT_SKIP_NS
 #   bench: swamppt,RATIO,LOOPS,C_NS,E_NS
@@ -37,16 +46,19 @@
 
 RUNTIME=2
 ROUNDS=5
+LONG=8
+LONG_ROUNDS=3
 RATIOS="0.5 1.5 5 15 50"
 QD1_RATIO=1.5
 QD=32
-MODES="hard pinned fifo-mask fifo-skip fair-mask fifo-idle"
+MODES="hard pinned hyb8 hyb64 fifo-mask fifo-skip fair-mask fifo-idle"
 for a in $(cat /proc/cmdline); do
 	case $a in
 	swamp.runtime=*) RUNTIME=${a#*=} ;;
 	swamp.rounds=*) ROUNDS=${a#*=} ;;
 	swamp.ratios=*) RATIOS=$(echo "${a#*=}" | tr , ' ') ;;
 	swamp.modes=*) MODES=$(echo "${a#*=}" | tr , ' ') ;;
+	swamp.long=*) LONG=${a#*=} ;;
 	esac
 done
 case " $RATIOS " in *" $QD1_RATIO "*) ;; *) QD1_RATIO=${RATIOS%% *} ;; esac
@@ -79,7 +91,8 @@ set_mode() {
 	case $1 in fifo-skip) echo Y ;; *) echo N ;; esac >$skipfile || return 1
 	[ -w $idlefile ] || return 1
 	case $1 in fifo-idle) echo Y ;; *) echo N ;; esac >$idlefile || return 1
-	case $1 in pinned) echo 0 ;; *) echo 1 ;; esac >$D/affinity || return 1
+	case $1 in pinned | hyb*) echo 0 ;; *) echo 1 ;; esac >$D/affinity || return 1
+	case $1 in hyb*) echo "${1#hyb}" ;; *) echo 0 ;; esac >$P/hard_budget || return 1
 	case $1 in hard) want=0 ;; *) want=1 ;; esac
 	q=1
 	for i in $irqs; do
@@ -131,7 +144,7 @@ spurious() { n=0; for i in $irqs; do n=$((n + $(dmesg | grep -c "irq $i: nobody 
 # run REGIME RATIO MODE ROUND
 run() {
 	case $1 in
-	idle) echo $QD >$P/qd; echo N >$P/submit_spin; echo 1 >$P/victim_policy ;;
+	idle | long) echo $QD >$P/qd; echo N >$P/submit_spin; echo 1 >$P/victim_policy ;;
 	busy) echo $QD >$P/qd; echo Y >$P/submit_spin; echo 2 >$P/victim_policy ;;
 	qd1) echo 1 >$P/qd; echo N >$P/submit_spin; echo 1 >$P/victim_policy ;;
 	esac
@@ -199,4 +212,24 @@ while [ $round -le "$ROUNDS" ]; do
 	done </tmp/order
 	round=$((round + 1))
 done
+
+lmodes=
+for m in $MODES; do case $m in hard | pinned | hyb*) lmodes="$lmodes $m" ;; esac; done
+lratio=
+for r in $RATIOS; do lratio=$r; done
+if [ "$LONG" -gt 0 ] && [ -n "$lmodes" ]; then
+	short=$RUNTIME
+	RUNTIME=$LONG
+	round=1
+	while [ $round -le $LONG_ROUNDS ]; do
+		for m in $lmodes; do echo "$m"; done |
+			awk -v s=$((seed + 100 + round)) 'BEGIN { srand(s) } { print rand() "\t" $0 }' | sort -n | cut -f2- >/tmp/order
+		diag "long round $round: C/E $lratio, ${LONG}s:$(tr '\n' ' ' </tmp/order)"
+		while read -r mo; do
+			run long "$lratio" "$mo" "$round"
+		done </tmp/order
+		round=$((round + 1))
+	done
+	RUNTIME=$short
+fi
 set_mode hard || fail "back to hard mode"
