@@ -70,8 +70,9 @@ for c in "$TOP"/selftests/guest/*.c; do
 		die "building guest tool $c failed"
 done
 
-# The series' kselftests, built statically from the kernel tree.
-KSFT_TARGETS=${KSFT_TARGETS:-irq}
+# The series' kselftests, built statically from the kernel tree: the irq
+# tests, and the net fix's netdevsim test (selftests/netdevsim-napi).
+KSFT_TARGETS=${KSFT_TARGETS:-irq drivers/net/netdevsim}
 for t in $KSFT_TARGETS; do
 	ksrc=$KTREE/tools/testing/selftests/$t
 	if [ ! -d "$ksrc" ]; then

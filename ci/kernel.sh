@@ -14,9 +14,11 @@ karch_env
 [ -d "$KTREE" ] || die "no kernel tree at $KTREE: run 'make tree' first"
 mkdir -p "$KOUT"
 # Fragments, then the config files of our VM scenarios and of the kernel
-# tree's kselftests that the VM runs.
+# tree's kselftests that the VM runs and whose config fits a kernel without
+# modules (KSFT_CONFIGS; drivers/net/netdevsim's asks for modules, so
+# selftests/netdevsim-napi/config builds netdevsim in).
 mapfile -t frags < <(ls "$TOP"/kconfig-fragments/*.config; ls "$TOP"/selftests/*/config 2>/dev/null
-	for t in ${KSFT_TARGETS:-irq}; do ls "$KTREE/tools/testing/selftests/$t/config" 2>/dev/null; done
+	for t in ${KSFT_CONFIGS:-irq}; do ls "$KTREE/tools/testing/selftests/$t/config" 2>/dev/null; done
 	true)
 frags+=("$TOP/kconfig-fragments/arch/$KARCH.config")
 [ -n "${EXTRA_FRAGMENTS:-}" ] && frags+=($EXTRA_FRAGMENTS)

@@ -71,7 +71,8 @@ for p in "${profiles[@]}"; do
 		# The configuration at the top of the series (it has the series'
 		# symbols), made again when a fragment changed.
 		if [ ! -f "$obj/.config.top" ] ||
-		   [ -n "$(find "$TOP/kconfig-fragments" -maxdepth 2 -name '*.config' -newer "$obj/.config.top")" ]; then
+		   [ -n "$(find "$TOP/kconfig-fragments" -maxdepth 2 -name '*.config' -newer "$obj/.config.top")" ] ||
+		   [ -n "$(find "$TOP/selftests" -maxdepth 2 -name config -newer "$obj/.config.top")" ]; then
 			progress "patch-build: $p configuration"
 			KARCH=$p KOUT=$obj CONFIG_ONLY=1 "$TOP/ci/kernel.sh" >"$logdir/config-$p.log" 2>&1 ||
 				{ cat "$logdir/config-$p.log"; die "no $p configuration (see above)"; }

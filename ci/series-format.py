@@ -45,7 +45,8 @@ def check(path, subjects):
         problems.append("not git format-patch output (no 'From <sha>' line)")
     subj = re.sub(r"^\[[^]]*\]\s*", "", hdr.get("Subject", ""))
     author = hdr.get("From", "")
-    if not re.match(r"^[a-zA-Z0-9_./-]+(/[a-zA-Z0-9_.-]+)*: [A-Z]", subj):
+    # "genirq/proc: Add", and netdev's nested "selftests: netdevsim: Add"
+    if not re.match(r"^[a-zA-Z0-9_./-]+(/[a-zA-Z0-9_.-]+)*(: [a-z0-9_./-]+)*: [A-Z]", subj):
         problems.append(f"subject '{subj}' is not 'subsys: Capitalised summary'")
     summary = subj.split(": ", 1)[-1]
     if NOT_IMPERATIVE.match(summary):

@@ -5,7 +5,7 @@
 #   softirq        rx vector in hard mode, NAPI in NET_RX softirq (and
 #                  ksoftirqd) there
 #   proc-threaded  rx vector switched to threaded mode through its proc
-#                  file: e1000e moves NAPI to its kthread (patch 17),
+#                  file: e1000e moves NAPI to its kthread (patch 19),
 #                  kept on the vector's affinity
 #   napi-kthread   rx vector in hard mode, /sys/class/net/eth0/threaded=1
 #                  (mainline's threaded NAPI switched for the device)
