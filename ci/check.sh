@@ -31,7 +31,8 @@
 #                get_maintainer.pl agrees (ci/maintainers-snippet.sh)
 #   side patches bench-patches/ and stress-inject/ apply on the series
 #   net fix      the net fix, netdevsim's napi_keep and their selftest
-#                apply to the base alone (they go to net on their own)
+#                apply to the base alone (they go to net on their own;
+#                ci/net-fix-alone.sh)
 #
 # Every cell counts as one result in build/results/check.counts.
 set -uo pipefail
@@ -188,22 +189,12 @@ for p in "$TOP"/bench-patches/*.patch "$TOP"/stress-inject/*.patch; do
 done
 rm -f "$idx.bench"
 # The net fix goes to net on its own, with its netdevsim support and its
-# selftest: those patches (by subject) must apply to the base without the
-# rest of the series, in series order.
-NET_FIX_RE='^Subject: \[PATCH[^]]*\] (net: Don'"'"'t wait for a disabled NAPI|netdevsim: |selftests: netdevsim: )'
-nidx=$idx.net; GIT_INDEX_FILE=$nidx git -C "$KTREE" read-tree "$BASE_REF"
-n=0; nfail=
-while read -r p; do
-	grep -qE "$NET_FIX_RE" "$TOP/patches/$p" || continue
-	n=$((n + 1))
-	GIT_INDEX_FILE=$nidx git -C "$KTREE" apply --cached "$TOP/patches/$p" >"$logdir/net-fix.apply" 2>&1 ||
-		{ nfail=$p; cat "$logdir/net-fix.apply"; break; }
-done < <(grep -v '^#' "$TOP/series")
-rm -f "$nidx"
-if [ -z "$nfail" ] && [ $n = 3 ]; then
+# selftest: they must apply to the base alone (ci/net-fix-alone.sh).
+if "$TOP/ci/net-fix-alone.sh" >"$logdir/net-fix.log" 2>&1; then
 	echo "the net fix, netdevsim's napi_keep and their selftest apply alone to the base: ok"; pass=$((pass + 1))
 else
-	echo "the net fix, netdevsim's napi_keep and their selftest apply alone to the base: FAIL (${nfail:-found $n of 3 patches})"; fail=$((fail + 1))
+	echo "the net fix, netdevsim's napi_keep and their selftest apply alone to the base: FAIL"
+	sed 's/^/    /' "$logdir/net-fix.log"; fail=$((fail + 1))
 fi
 mkdir -p "$BUILD/results"
 echo "$pass $fail $skip" >"$BUILD/results/check.counts"

@@ -12,6 +12,8 @@
 #   a NULL check before kfree()   -> ci/cocci.sh fails that patch
 #   spatch without the guard macros -> ci/cocci.sh fails on the parse rate
 #   MAINTAINERS.snippet misordered -> ci/maintainers-snippet.sh fails
+#   a net fix patch left out, or one that needs the series
+#                                 -> ci/net-fix-alone.sh fails
 #   a new W=1 warning             -> ci/patch-build.sh fails on that patch
 #   a new sparse-only warning     -> ci/patch-build.sh fails on that patch
 #   a warning only without HARDIRQS_SW_RESEND -> the powerpc column fails,
@@ -78,6 +80,27 @@ expect_pass "maintainers-snippet passes MAINTAINERS.snippet" "$TOP/ci/maintainer
 # S: before L: is not the canonical order.
 awk '/^L:/ { l = $0; next } { print } /^S:/ { print l }' "$TOP/MAINTAINERS.snippet" >"$tmp/snippet"
 expect_fail "maintainers-snippet fails a misordered entry" "$TOP/ci/maintainers-snippet.sh" "$tmp/snippet"
+
+# The net fix's three patches: each mutation in a copy of patches/ and series.
+expect_pass "net-fix-alone passes the series" "$TOP/ci/net-fix-alone.sh"
+mkdir -p "$tmp/netfix"
+cp "$TOP"/patches/*.patch "$TOP/series" "$tmp/netfix/"
+nsim=$(grep -l '^Subject: \[PATCH[^]]*\] netdevsim: ' "$tmp"/netfix/*.patch | head -n 1)
+ntgt=$(grep -l '^Subject: \[PATCH[^]]*\] nvme-pci: Bound the completions' "$tmp"/netfix/*.patch | head -n 1)
+if [ -n "$nsim" ] && [ -n "$ntgt" ]; then
+	cp "$nsim" "$tmp/nsim.keep"
+	# netdevsim's patch no longer recognised: two of three
+	sed -i 's/^\(Subject: \[PATCH[^]]*\]\) netdevsim: /\1 netdevsim-x: /' "$nsim"
+	expect_fail "net-fix-alone fails with a net patch left out" "$TOP/ci/net-fix-alone.sh" "$tmp/netfix"
+	cp "$tmp/nsim.keep" "$nsim"
+	# a patch that needs the ones before it (nvme's budget needs patch 12's
+	# context) in the place of netdevsim's
+	sed -i 's/^\(Subject: \[PATCH[^]]*\]\) nvme-pci: Bound/\1 netdevsim: Bound/' "$ntgt"
+	sed -i "/$(basename "$nsim")/d" "$tmp/netfix/series"
+	expect_fail "net-fix-alone fails when a net patch needs the rest of the series" "$TOP/ci/net-fix-alone.sh" "$tmp/netfix"
+else
+	result FAIL "net-fix-alone mutations: no netdevsim or nvme budget patch in the series"
+fi
 
 # Scratch branch: the series plus broken patches, in a worktree of its own.
 git -C "$KTREE" worktree prune
