@@ -45,8 +45,7 @@ def check(path, subjects):
         problems.append("not git format-patch output (no 'From <sha>' line)")
     subj = re.sub(r"^\[[^]]*\]\s*", "", hdr.get("Subject", ""))
     author = hdr.get("From", "")
-    # "genirq/proc: Add", and netdev's nested "selftests: netdevsim: Add"
-    if not re.match(r"^[a-zA-Z0-9_./-]+(/[a-zA-Z0-9_.-]+)*(: [a-z0-9_./-]+)*: [A-Z]", subj):
+    if not re.match(r"^[a-zA-Z0-9_./-]+(/[a-zA-Z0-9_.-]+)*: [A-Z]", subj):
         problems.append(f"subject '{subj}' is not 'subsys: Capitalised summary'")
     summary = subj.split(": ", 1)[-1]
     if NOT_IMPERATIVE.match(summary):
