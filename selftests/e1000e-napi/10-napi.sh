@@ -1,21 +1,31 @@
 #!/bin/sh
-# e1000e's rx vector switched at run time.  Its threaded mode is threaded
-# NAPI (irq_set_mode_delegate(), e1000e patch): the hard handler stays and
-# only schedules NAPI, which polls in NET_RX softirq in hard mode and in the
-# NAPI instance's kthread in threaded mode.
+# e1000e's rx vector switched at run time.  Its threaded mode is the NAPI
+# instance's "threaded" setting, which net core owns
+# (netif_set_irq_threaded_auto(), irq_set_mode_hook()): the hard handler
+# stays and only schedules NAPI, which polls in NET_RX softirq in hard mode
+# and in the NAPI instance's kthread in threaded mode.
 #  1. TCP transfers of a known payload from the host arrive intact (md5)
 #     while the rx vector's threaded file is toggled at least 200 times.
 #  2. Where the rx work runs in each mode, counted: NET_RX softirqs per rx
 #     interrupt, NAPI kthread wakeups, and no irq thread for the vector;
 #     the netdev netlink family reads the instance's mode back.
 #  3. The NAPI kthread runs on the vector's affinity, and follows a write
-#     of smp_affinity_list made while a transfer runs, within 5 s.
-#  4. Netlink (napi-set threaded) and the proc file: the last write wins,
-#     each read-back says what is in force.
+#     of smp_affinity_list made while a transfer runs, within 5 s; a mask
+#     written before the kthread exists holds for the new kthread, for each
+#     of several masks, under traffic.
+#  4. One setting, three interfaces: a write through the proc file, netlink
+#     (napi-set threaded) or sysfs (/sys/class/net/eth0/threaded) reads back
+#     the same through the proc file and netlink, and through sysfs after a
+#     sysfs write (sysfs reads the device-wide setting it wrote).  A proc
+#     write keeps netlink's threaded busy polling.
 #  5. One UDP flow from the host, numbered datagrams: none arrives out of
 #     order or twice while the rx vector is toggled and its affinity
 #     rewritten every 100 ms (udp_seq counts at the receiver).
-#  6. Threaded NAPI turned off for a device that is down returns (net
+#  6. Down: a threaded instance's kthread goes with the close, the proc
+#     file keeps reading the setting, and up again the instance polls in a
+#     new kthread on the vector's CPUs.  Proc and sysfs writes while down
+#     read back through the proc file, and up again through netlink.
+#     Threaded NAPI turned off for a device that is down returns (net
 #     fix: napi_stop_kthread() waited for a disabled instance forever),
 #     also when it was turned on while the device was down; the device
 #     then comes up in softirq mode and receives.
@@ -102,8 +112,9 @@ napi_get() {
 	napi_nl get eth0 | awk -v irq=$irq '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 		if (v["irq"] == irq) print v["id"], v["irq"], v["pid"], v["threaded"] }'
 }
-# wait_napi T: poll until netlink reports threaded=T (the driver switches
-# NAPI from a work item), at most 5 s; prints the instance's line.
+# wait_napi T: poll until netlink reports threaded=T, at most 5 s (the
+# switch is done when the write returns: this only bounds a failure);
+# prints the instance's line.
 wait_napi() {
 	i=0
 	while [ $i -lt 50 ]; do
@@ -161,25 +172,61 @@ check "threaded: transfer intact on CPU $target" [ $r = 0 ]
 expect_eq "threaded: the NAPI kthread last polled on CPU $target" "$(last_cpu "$npid")" $target
 echo "$aff" >/proc/irq/$irq/smp_affinity_list
 
-# 4. Netlink and the proc file: the last write wins.
-napi_nl set "$napi_id" 0 || fail "napi_nl set $napi_id 0"
-set -- $(napi_get)
-expect_eq "netlink set threaded=0 over proc's 1: netlink reads 0" "$4" 0
-expect_eq "... and no NAPI kthread" "$3" 0
-expect_eq "... the proc file still reads the vector's mode as written (1)" "$(cat "$f")" 1
-echo 1 >"$f"
-set -- $(wait_napi 1)
-expect_eq "proc written 1 again: reasserted, netlink reads 1" "$4" 1
-napi_nl set "$napi_id" 1 || fail "napi_nl set $napi_id 1"
+# 3b. A mask written while the vector is in hard mode, so before its
+#     kthread exists: the new kthread starts on it.  Each CPU alone, and
+#     the first and last together, with a transfer in threaded mode.
+masks=$(i=0; while [ $i -lt "$ncpu" ]; do printf '%s ' $i; i=$((i + 1)); done; echo "0,$((ncpu - 1))")
+for m in $masks; do
+	echo 0 >"$f"
+	set -- $(napi_get)
+	[ "$3" = 0 ] || fail "mask $m: hard mode, the NAPI kthread is gone (pid $3)"
+	echo "$m" >/proc/irq/$irq/smp_affinity_list
+	echo 1 >"$f"
+	set -- $(napi_get)
+	mpid=$3
+	receive; r=$?
+	expect_eq "mask $m set before the kthread: kthread $mpid may run on $m" "$(cpus_allowed "$mpid")" "$m"
+	check "mask $m set before the kthread: the transfer in threaded mode is intact" [ $r = 0 ]
+	lc=$(last_cpu "$mpid")
+	check "mask $m set before the kthread: it last polled on CPU $lc, one of $m" \
+		sh -c "echo ',$m,' | grep -q ',$lc,' || [ '$m' = '0-$((ncpu - 1))' ]"
+done
 echo 0 >"$f"
-set -- $(wait_napi 0)
-expect_eq "netlink set 1, then proc 0: netlink reads 0" "$4" 0
-expect_eq "... the proc file reads 0" "$(cat "$f")" 0
+echo "$aff" >/proc/irq/$irq/smp_affinity_list
+
+# 4. One setting, three interfaces.
+# agree HOW WANT: the proc file and netlink read WANT after a write through HOW
+agree() {
+	set -- "$1" "$2" $(napi_get)
+	expect_eq "$1: netlink reads threaded=$2" "$6" "$2"
+	p=$2; [ "$p" = 2 ] && p=1
+	expect_eq "$1: the proc file reads $p" "$(cat "$f")" "$p"
+	if [ "$2" = 0 ]; then
+		expect_eq "$1: no NAPI kthread (netlink pid)" "$5" 0
+	else
+		check "$1: a NAPI kthread (netlink pid $5)" [ "$5" -gt 0 ]
+	fi
+}
+echo 1 >"$f"; agree "proc 1" 1
+napi_nl set "$napi_id" 0 || fail "napi_nl set $napi_id 0"
+agree "proc 1, then netlink 0" 0
 napi_nl set "$napi_id" 1 || fail "napi_nl set $napi_id 1"
-set -- $(napi_get)
-expect_eq "proc 0, then netlink set 1: netlink reads 1" "$4" 1
+agree "netlink 1" 1
+echo 0 >"$f"; agree "netlink 1, then proc 0" 0
+echo 1 >/sys/class/net/eth0/threaded
+agree "sysfs 1" 1
+expect_eq "sysfs 1: sysfs reads 1" "$(cat /sys/class/net/eth0/threaded)" 1
+echo 0 >"$f"; agree "sysfs 1, then proc 0" 0
+echo 0 >/sys/class/net/eth0/threaded
+agree "sysfs 0" 0
+expect_eq "sysfs 0: sysfs reads 0" "$(cat /sys/class/net/eth0/threaded)" 0
+napi_nl set "$napi_id" 2 || fail "napi_nl set $napi_id 2 (threaded busy polling)"
+agree "netlink 2 (busy polling)" 2
+echo 1 >"$f"; agree "netlink 2, then proc 1: busy polling stays" 2
+echo 0 >"$f"; agree "netlink 2, then proc 0" 0
+napi_nl set "$napi_id" 1 || fail "napi_nl set $napi_id 1"
 receive
-check "netlink-threaded NAPI, hard rx vector: transfer intact" [ $? = 0 ]
+check "netlink-threaded NAPI: transfer intact" [ $? = 0 ]
 napi_nl set "$napi_id" 0 || fail "napi_nl set $napi_id 0"
 check "napi_nl refuses a NAPI id that does not exist" no_napi 999999
 # 5. In order while toggled and moved.
@@ -222,7 +269,44 @@ sysfs_threaded_bounded() {
 	expect_eq "$2: ... and succeeds" "$(cat /tmp/sysfs.done 2>/dev/null)" 0
 	[ -e /tmp/sysfs.done ]
 }
+napi_kthreads() {
+	for p in /proc/[0-9]*; do
+		case $(cat "$p/comm" 2>/dev/null) in napi/eth0-*) printf '%s ' "${p#/proc/}" ;; esac
+	done
+}
+echo 1 >"$f"
+set -- $(napi_get)
+kpid=$3
+check "up, proc 1: NAPI kthread $kpid" [ "$kpid" -gt 0 ]
+ip link set eth0 down
+expect_eq "proc 1, then down: no NAPI kthread is left" "$(napi_kthreads)" ""
+check "proc 1, then down: the rx vector is freed, and its file with it" [ ! -e "$f" ]
+ip link set eth0 up
+i=0
+while [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" != 1 ] && [ $i -lt 100 ]; do usleep 100000; i=$((i + 1)); done
+set -- $(napi_get)
+expect_eq "... up again: netlink reads threaded=1" "$4" 1
+check "... up again: a new NAPI kthread ($3, was $kpid)" [ "$3" -gt 0 -a "$3" != "$kpid" ]
+expect_eq "... up again: it may run where irq $irq may" "$(cpus_allowed "$3")" "$(cat /proc/irq/$irq/smp_affinity_list)"
+expect_eq "... up again: the proc file reads 1" "$(cat "$f")" 1
+check "... up again: threaded transfer intact" receive
+echo 0 >"$f"
+# A write while down: only sysfs can (the rx vector and its file are
+# freed, and netlink lists no instance of a down device).  The setting
+# stays with the instance and reads back through both when up again.
+ip link set eth0 down
 echo 1 >/sys/class/net/eth0/threaded
+ip link set eth0 up
+i=0
+while [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" != 1 ] && [ $i -lt 100 ]; do usleep 100000; i=$((i + 1)); done
+agree "sysfs 1 while down, then up" 1
+echo 0 >"$f"
+ip link set eth0 down
+napi_kthreads_down=$(napi_kthreads)
+expect_eq "proc 0, then down: no NAPI kthread" "$napi_kthreads_down" ""
+
+echo 1 >/sys/class/net/eth0/threaded
+ip link set eth0 up
 ip link set eth0 down
 if sysfs_threaded_bounded 0 "threaded, then down"; then
 	sysfs_threaded_bounded 1 "down, then threaded" &&
