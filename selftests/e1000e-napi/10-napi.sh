@@ -12,7 +12,8 @@
 #  3. The NAPI kthread runs on the vector's affinity, and follows a write
 #     of smp_affinity_list made while a transfer runs, within 5 s; a mask
 #     written before the kthread exists holds for the new kthread, for each
-#     of several masks, under traffic.
+#     of several masks, under traffic, and for the next kthread made with
+#     no affinity change in between.
 #  4. One setting, three interfaces: a write through the proc file, netlink
 #     (napi-set threaded) or sysfs (/sys/class/net/eth0/threaded) reads back
 #     the same through the proc file and netlink, and through sysfs after a
@@ -190,6 +191,10 @@ for m in $masks; do
 	lc=$(last_cpu "$mpid")
 	check "mask $m set before the kthread: it last polled on CPU $lc, one of $m" \
 		sh -c "echo ',$m,' | grep -q ',$lc,' || [ '$m' = '0-$((ncpu - 1))' ]"
+	# Made again with no affinity change in between: the mask holds too
+	echo 0 >"$f"; echo 1 >"$f"
+	set -- $(napi_get)
+	expect_eq "mask $m, hard and threaded again: kthread $3 may run on $m" "$(cpus_allowed "$3")" "$m"
 done
 echo 0 >"$f"
 echo "$aff" >/proc/irq/$irq/smp_affinity_list
