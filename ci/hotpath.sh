@@ -8,6 +8,9 @@
 #           without addresses: every function must be the same.
 #   layout  struct irqaction (pahole): every member the base has keeps its
 #           offset, and the struct keeps its number of cache lines.
+#   net     struct net_device keeps its size and every member's offset;
+#           struct napi_struct keeps the offsets of the members before
+#           thread (its data path part), and its size change is printed.
 #
 # Prints both layouts; logs in $BUILD/check/hotpath/.  "The base" is the
 # base plus the mainline fixes the series starts with (see below).
@@ -63,7 +66,12 @@ build_objs() {
 			sed -E 's/\b[0-9a-f]+ <([^>+]+)(\+0x[0-9a-f]+)?>/<\1\2>/g'
 	done >"$out/$name.dis"
 	pahole -C irqaction "$o/kernel/irq/handle.o" >"$out/$name.pahole" 2>&1
-	[ -s "$out/$name.pahole" ]
+	[ -s "$out/$name.pahole" ] || return 1
+	rm -f "$o/net/core/dev.o"
+	"${kmake[@]}" net/core/dev.o >>"$out/$name.build" 2>&1 || return 1
+	pahole -C napi_struct "$o/net/core/dev.o" >"$out/$name.napi" 2>&1
+	pahole -C net_device "$o/net/core/dev.o" >"$out/$name.netdev" 2>&1
+	[ -s "$out/$name.napi" ] && [ -s "$out/$name.netdev" ]
 }
 
 progress "hotpath: objects and struct irqaction at $(git -C "$KTREE" log -1 --format='%h %s' "$old")"
@@ -117,5 +125,32 @@ if [ "$nlines" -gt "$olines" ]; then
 else
 	echo "ok     layout: struct irqaction $osize -> $nsize bytes, $olines -> $nlines cache lines"
 fi
+
+# net: the structs net core's part of the series touches.
+moved_of() {	# moved_of OLD NEW [LAST]: base members (up to LAST) that moved
+	join <(members "$1" | awk -v last="${3:-}" '{ print } $1 == last { exit }' | sort) \
+		<(members "$2" | sort) -a1 | awk '$2 != $3 { print $1 " " $2 " -> " ($3 == "" ? "gone" : $3) }'
+}
+read -r osize olines < <(size_lines "$out/old.netdev")
+read -r nsize nlines < <(size_lines "$out/new.netdev")
+nm=$(members "$out/old.netdev" | wc -l)
+[ "$nm" -gt 50 ] || die "only $nm members of struct net_device parsed at $old"
+moved=$(moved_of "$out/old.netdev" "$out/new.netdev")
+if [ -n "$moved" ] || [ "$nsize" != "$osize" ]; then
+	echo "FAIL   net: struct net_device $osize -> $nsize bytes; moved:"; echo "$moved" | sed 's/^/    /'; fail=1
+else
+	echo "ok     net: struct net_device keeps its $osize bytes and the offsets of its $nm members"
+fi
+read -r osize olines < <(size_lines "$out/old.napi")
+read -r nsize nlines < <(size_lines "$out/new.napi")
+nm=$(members "$out/old.napi" | awk '{ print } $1 == "thread" { exit }' | wc -l)
+[ "$nm" -gt 8 ] || die "only $nm members of struct napi_struct parsed at $old"
+moved=$(moved_of "$out/old.napi" "$out/new.napi" thread)
+if [ -n "$moved" ]; then
+	echo "FAIL   net: members of struct napi_struct's data path part moved:"; echo "$moved" | sed 's/^/    /'; fail=1
+else
+	echo "ok     net: struct napi_struct keeps the offsets of the $nm members up to thread; $osize -> $nsize bytes, $olines -> $nlines cache lines"
+fi
+echo "struct napi_struct after the series (${new:0:12}):"; sed 's/^/    /' "$out/new.napi"
 git -C "$wt" checkout -q --detach "$old"
 exit $fail
