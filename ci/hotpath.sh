@@ -9,8 +9,8 @@
 #   layout  struct irqaction (pahole): every member the base has keeps its
 #           offset, and the struct keeps its number of cache lines.
 #   net     struct net_device keeps its size and every member's offset;
-#           struct napi_struct keeps the offsets of the members before
-#           thread (its data path part), and its size change is printed.
+#           struct napi_struct keeps the offsets of its members up to
+#           thread (its data path part) and its number of cache lines.
 #
 # Prints both layouts; logs in $BUILD/check/hotpath/.  "The base" is the
 # base plus the mainline fixes the series starts with (see below).
@@ -148,6 +148,8 @@ nm=$(members "$out/old.napi" | awk '{ print } $1 == "thread" { exit }' | wc -l)
 moved=$(moved_of "$out/old.napi" "$out/new.napi" thread)
 if [ -n "$moved" ]; then
 	echo "FAIL   net: members of struct napi_struct's data path part moved:"; echo "$moved" | sed 's/^/    /'; fail=1
+elif [ "$nlines" -gt "$olines" ]; then
+	echo "FAIL   net: struct napi_struct grows from $osize to $nsize bytes, $olines to $nlines cache lines"; fail=1
 else
 	echo "ok     net: struct napi_struct keeps the offsets of the $nm members up to thread; $osize -> $nsize bytes, $olines -> $nlines cache lines"
 fi
