@@ -211,6 +211,15 @@ else
 		env HOT_NEW="$(git -C "$bad" rev-parse HEAD)" "$TOP/ci/hotpath.sh"
 	grep -q "^FAIL   layout: struct irqaction grows from 128 to 192 bytes" "$tmp/out" &&
 		result OK "hotpath names the growth" || result FAIL "hotpath names the growth"
+	# net core's structs: a pointer more in struct napi_struct makes it a
+	# cache line longer (512 bytes on x86_64 at the base).
+	git -C "$bad" reset -q --hard HEAD~1
+	sed -i 's/^\tstruct napi_config\t\*config;$/&\n\tvoid\t\t\t*irq_series_demo;/' "$bad/include/linux/netdevice.h"
+	KTREE=$bad kgit commit -q -a -s -m "net: Grow struct napi_struct on purpose" -m "Test of ci/hotpath.sh."
+	expect_fail "hotpath fails a patch that makes struct napi_struct a cache line longer" \
+		env HOT_NEW="$(git -C "$bad" rev-parse HEAD)" "$TOP/ci/hotpath.sh"
+	grep -q "^FAIL   net: struct napi_struct grows from 512 to 520 bytes" "$tmp/out" &&
+		result OK "hotpath names the napi_struct growth" || result FAIL "hotpath names the napi_struct growth"
 fi
 
 mkdir -p "$BUILD/results"
