@@ -86,20 +86,20 @@ expect_pass "net-fix-alone passes the series" "$TOP/ci/net-fix-alone.sh"
 mkdir -p "$tmp/netfix"
 cp "$TOP"/patches/*.patch "$TOP/series" "$tmp/netfix/"
 nsim=$(grep -l '^Subject: \[PATCH[^]]*\] netdevsim: ' "$tmp"/netfix/*.patch | head -n 1)
-ntgt=$(grep -l '^Subject: \[PATCH[^]]*\] nvme-pci: Bound the completions' "$tmp"/netfix/*.patch | head -n 1)
+ntgt=$(grep -l '^Subject: \[PATCH[^]]*\] nvme-pci: Let a threaded I/O queue poll' "$tmp"/netfix/*.patch | head -n 1)
 if [ -n "$nsim" ] && [ -n "$ntgt" ]; then
 	cp "$nsim" "$tmp/nsim.keep"
 	# netdevsim's patch no longer recognised: two of three
 	sed -i 's/^\(Subject: \[PATCH[^]]*\]\) netdevsim: /\1 netdevsim-x: /' "$nsim"
 	expect_fail "net-fix-alone fails with a net patch left out" "$TOP/ci/net-fix-alone.sh" "$tmp/netfix"
 	cp "$tmp/nsim.keep" "$nsim"
-	# a patch that needs the ones before it (nvme's budget needs patch 12's
+	# a patch that needs the ones before it (nvme's polling needs patch 12's
 	# context) in the place of netdevsim's
-	sed -i 's/^\(Subject: \[PATCH[^]]*\]\) nvme-pci: Bound/\1 netdevsim: Bound/' "$ntgt"
+	sed -i 's/^\(Subject: \[PATCH[^]]*\]\) nvme-pci: Let a threaded/\1 netdevsim: Let a threaded/' "$ntgt"
 	sed -i "/$(basename "$nsim")/d" "$tmp/netfix/series"
 	expect_fail "net-fix-alone fails when a net patch needs the rest of the series" "$TOP/ci/net-fix-alone.sh" "$tmp/netfix"
 else
-	result FAIL "net-fix-alone mutations: no netdevsim or nvme budget patch in the series"
+	result FAIL "net-fix-alone mutations: no netdevsim or nvme polling patch in the series"
 fi
 
 # Scratch branch: the series plus broken patches, in a worktree of its own.

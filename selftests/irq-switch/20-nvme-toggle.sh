@@ -1,7 +1,7 @@
 #!/bin/sh
 # Switch every NVMe I/O queue's action between hard irq and threaded mode,
 # at least TOGGLES times in all, while fio reads verified data from all
-# queues (threaded mode with a hard budget of 2 completions).  No I/O error, no verify error, no nvme timeout or reset.
+# queues.  No I/O error, no verify error, no nvme timeout or reset.
 . /selftests/guest/lib.sh
 
 TOGGLES=${TOGGLES:-1000}
@@ -50,11 +50,9 @@ check "fio wrote the verify pattern (32 MiB)" [ $? -eq 0 ]
 
 ncpu=$(grep -c ^processor /proc/cpuinfo)
 
-# With a hard budget of 2 completions, threaded mode polls each queue both
-# from nvme_irq_primary() and from the irq thread (30-nvme-budget.sh counts
-# how the work splits).
-budget=/sys/module/nvme/parameters/irq_hard_budget
-check "nvme.irq_hard_budget set to 2" sh -c "echo 2 >$budget"
+# Threaded mode completes in nvme_irq_primary() up to its budget; a queue
+# that overflows it is masked and drained by its irq thread (nvme-swamp
+# checks that).
 
 # The toggler runs in the background until TOGGLES switches are done (or
 # 240 s passed); fio passes over the verified area, one job per CPU, run
@@ -93,7 +91,6 @@ done
 wait $toggler
 read -r done_n bad </tmp/toggle.result
 for f in $files; do echo $start >"$f"; done
-echo 0 >$budget
 
 diag "toggles: $done_n over $nq queues, during $passes verified fio passes of 4x32 MiB"
 diag "$(grep -E 'read: IOPS' /tmp/verify.log | head -1)"

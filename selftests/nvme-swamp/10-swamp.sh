@@ -2,6 +2,12 @@
 # Swamp layout: 4 vCPUs write and verify through one NVMe I/O queue while
 # a busy loop (the victim) is pinned to the CPU its interrupt is delivered
 # to.  Once in hard irq mode and once threaded, both switched at run time.
+# Threaded, the queue polls as NAPI does: nvme_irq_primary() completes up
+# to its budget in hard irq context and, when the queue overflows it,
+# masks the vector until the irq thread drained the queue.  A sampler
+# reads the vector's masked state from /sys/kernel/debug/irq while fio
+# runs: masked at times in threaded mode, never in hard mode, and
+# unmasked once the load is over.
 . /selftests/guest/lib.sh
 . /selftests/guest/nvme.sh
 
@@ -18,6 +24,52 @@ vcpu=$(cat "/proc/irq/$irq/effective_affinity_list")
 mask=$(cat "/proc/irq/$irq/smp_affinity_list")
 ncpu=$(grep -c ^processor /proc/cpuinfo)
 diag "$q: irq $irq, affinity $mask, delivered to CPU $vcpu"
+dbg=/sys/kernel/debug/irq/irqs/$irq
+if [ ! -r "$dbg" ]; then
+	fail "$dbg is readable (CONFIG_GENERIC_IRQ_DEBUGFS)"
+	exit 0
+fi
+# masked: the vector's state in debugfs says IRQD_IRQ_MASKED; shell
+# builtins only, so that the sampler below takes many samples
+masked() {
+	while IFS= read -r l; do
+		case $l in *IRQD_IRQ_MASKED*) return 0 ;; esac
+	done <"$dbg"
+	return 1
+}
+
+# sampler_start / sampler_stop: samples and masked samples of the vector,
+# in /tmp/mask.result, until stopped (or 300 s)
+sampler_pid='' samples=0 msamples=0
+sampler_start() {
+	(
+		n=0 m=0 end=$(($(date +%s) + 300))
+		trap 'echo "$n $m" >/tmp/mask.result; exit 0' TERM
+		while :; do
+			n=$((n + 1))
+			masked && m=$((m + 1))
+			if [ $((n % 256)) = 0 ] && [ "$(date +%s)" -ge $end ]; then
+				break
+			fi
+		done
+		echo "$n $m" >/tmp/mask.result
+	) &
+	sampler_pid=$!
+}
+sampler_stop() {
+	kill "$sampler_pid" 2>/dev/null
+	wait "$sampler_pid" 2>/dev/null
+	read -r samples msamples </tmp/mask.result
+}
+
+# unmasked: the vector is not masked, within 2 s of the load's end
+unmasked() {
+	for _ in $(seq 20); do
+		masked || return 0
+		sleep 0.1
+	done
+	return 1
+}
 
 for mode in 0 1; do
 	name=hard; [ $mode = 1 ] && name=threaded
@@ -29,6 +81,7 @@ for mode in 0 1; do
 		s0=$(awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$pid/status")
 	fi
 	victim_start "$vcpu"
+	sampler_start
 	i0=$(nvme_irqs "$ctrl") v0=$(victim_ticks) t0=$(uptime_ticks)
 	# One region per job; each job writes its region in random order, then
 	# reads it back and checks every block.
@@ -41,6 +94,7 @@ for mode in 0 1; do
 	rc=$?
 	i1=$(nvme_irqs "$ctrl") v1=$(victim_ticks) t1=$(uptime_ticks)
 	victim_stop
+	sampler_stop
 	if [ $rc = 0 ] && ! grep -qE 'verify failed|bad magic|bad header|err= *[1-9]' /tmp/swamp.log; then
 		pass "$name: fio wrote and verified $ncpu x $SIZE through one queue"
 	else
@@ -48,10 +102,16 @@ for mode in 0 1; do
 		diag "$(tail -20 /tmp/swamp.log)"
 	fi
 	check "$name: $q took interrupts ($((i1 - i0)))" [ $((i1 - i0)) -gt 0 ]
+	diag "$name: $q masked in $msamples of $samples samples"
 	if [ $mode = 1 ]; then
 		s1=$(awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$pid/status")
-		check "$name: the irq thread ran ($((s1 - s0)) wakeups)" [ $((s1 - s0)) -gt 0 ]
+		check "$name: the irq thread drained overflows ($((s1 - s0)) wakeups)" [ $((s1 - s0)) -gt 0 ]
+		check "$name: $q was masked while its thread drained ($msamples of $samples samples)" \
+			[ "$msamples" -gt 0 ]
+	else
+		expect_eq "$name: $q was never masked" "$msamples" 0
 	fi
+	check "$name: $q is unmasked after the load" unmasked
 	diag "$name: victim on CPU $vcpu got $((100 * (v1 - v0) / (t1 - t0 > 0 ? t1 - t0 : 1)))% of it; $(grep -o 'IOPS=[^,]*' /tmp/swamp.log | tr '\n' ' ')"
 done
 nvme_set_mode "$ctrl" 0
