@@ -11,7 +11,7 @@
 . /selftests/guest/lib.sh
 . /selftests/guest/nvme.sh
 
-SIZE=${SWAMP_SIZE:-4M}
+SIZE=${SWAMP_SIZE:-16M}
 ctrl=$(nvme_ctrl irqtest0)
 q=$(nvme_ioqs "$ctrl")
 if [ -z "$ctrl" ] || [ "$(echo "$q" | wc -w)" != 1 ]; then
