@@ -4,64 +4,49 @@
    ci/bench-swamp.py TAP OUTDIR
 
 Writes OUTDIR/swamp-runs.csv (every run), OUTDIR/swamp.csv (one row per
-regime, C/E point and mode) and OUTDIR/swamp-verdict.txt, and prints the
-table.  Per row: the median of the runs and a bootstrap 95% interval of
-the median (and of the ratio of medians to the pinned thread's, resampling
-both rows).  A row whose runs split by where the thread ran (on the
-interrupt's CPU for more than half of its completions, or not) is printed
-split as well.  The model limit of a moving thread against the pinned one:
+layout, C/E point and mode) and OUTDIR/swamp-verdict.txt, and prints the
+table and the verdict.
 
-    X_move / X_pin <= (C + E*i + W*w) / (C + W_r*w)
-
-with C and E measured at that point, W and W_r from the round trips of the
-calibration (pinned - hard, fifo-skip - hard), i and w the pinned rows'
-interrupts and thread wakeups per completion.  Left out, so it is an upper
-bound: the cross-CPU cache cost M, a vCPU's share of a host core (1: two
-vCPUs on two cores) and the fair server's share of a CPU an RT thread
-saturates.  It holds only where the consumer of the queue is the
-bottleneck and the CPU the thread moves to is idle (regime idle).
+Every combination runs once per round, in a new random order per round,
+so that runs of one round share the boot's state at that time.  A ratio
+between two modes is therefore taken per round (paired), as a log-ratio
+of their completions per second; the row gives the geometric mean over
+the rounds and a bootstrap 95% interval of it (the rounds resampled, the
+pairs kept).  No model limit: the L1 gain is bounded by what the
+interrupt's CPU keeps (the submissions), see selftests/bench-swamp/.
 """
 import csv
+import math
 import random
 import statistics
 import sys
 
-MODES = ["hard", "pinned", "hyb8", "hyb64", "fifo-mask", "fifo-skip", "fair-mask", "fifo-idle"]
-MOVING = ["fifo-mask", "fifo-skip", "fair-mask", "fifo-idle"]
-RUN_FIELDS = ["regime", "ratio", "mode", "round", "loops", "compl_per_s", "irqs_per_compl",
-              "wakeups_per_compl", "thread_on_irqcpu_pct", "victim_per_s", "victim_per_cpu",
-              "spin_per_s", "irqcpu_hardirq_pct", "max_hard_ms", "lat_p50_us", "lat_p99_us",
+MODES = ["hard", "pinned", "hyb-pin", "hyb-move", "fifo-skip", "fair"]
+RUN_FIELDS = ["layout", "ratio", "mode", "round", "loops", "compl_per_s", "irqs_per_compl",
+              "handoffs_per_compl", "thread_on_irqcpu_pct", "hard_pct", "victim_per_cpu",
+              "irqcpu_hardirq_pct", "max_hard_ms", "lat_p50_us", "lat_p99_us",
               "lockups", "stalls", "spurious"]
-B = 2000
+LAYOUTS = ["L1", "L1hog", "L2", "L3"]
+B = 4000
 
 
 def median(xs):
     return statistics.median(xs) if xs else float("nan")
 
 
-def boot_ci(xs, rng):
-    if len(xs) < 2:
-        return (float("nan"), float("nan"))
-    meds = sorted(median(rng.choices(xs, k=len(xs))) for _ in range(B))
-    return meds[int(0.025 * B)], meds[int(0.975 * B) - 1]
+def paired(a, b, rng):
+    """Geometric mean of a/b over the rounds both have, and its 95% interval."""
+    rounds = sorted(set(a) & set(b))
+    lr = [math.log(a[r] / b[r]) for r in rounds if a[r] > 0 and b[r] > 0]
+    if len(lr) < 2:
+        return (float("nan"),) * 3 + (len(lr),)
+    means = sorted(statistics.fmean(rng.choices(lr, k=len(lr))) for _ in range(B))
+    return (math.exp(statistics.fmean(lr)), math.exp(means[int(0.025 * B)]),
+            math.exp(means[int(0.975 * B) - 1]), len(lr))
 
 
-def boot_ratio_ci(xs, ys, rng):
-    if len(xs) < 2 or len(ys) < 2:
-        return (float("nan"), float("nan"))
-    r = []
-    for _ in range(B):
-        d = median(rng.choices(ys, k=len(ys)))
-        r.append(median(rng.choices(xs, k=len(xs))) / d if d else float("nan"))
-    r.sort()
-    return r[int(0.025 * B)], r[int(0.975 * B) - 1]
-
-
-def victim_on_irqcpu(run, irq_cpu):
-    """The victim's work per s on the interrupt's CPU (victim_per_cpu is CPU 0/CPU 1/...)."""
-    parts = run["victim_per_cpu"].split("/")
-    i = int(irq_cpu)
-    return float(parts[i]) if i < len(parts) else float("nan")
+def fmt3(x):
+    return "%.3f" % x if x == x else "-"
 
 
 def main():
@@ -74,10 +59,9 @@ def main():
         kind, _, rest = line[len("# bench: "):].partition(",")
         f = rest.split(",")
         if kind == "swampcal":
-            cal = dict(zip(["irq_cpu", "ncpu", "nq", "E", "C_per_kloop", "rt_hard", "rt_pinned", "rt_skip"],
-                           map(float, f)))
+            cal = dict(zip(["irq_cpu", "ncpu", "E", "C_per_kloop", "W", "Wr", "device_ns"], map(float, f)))
         elif kind == "swamppt":
-            pts[f[0]] = {"loops": int(f[1]), "C": float(f[2]), "E": float(f[3])}
+            pts[f[0]] = {"loops": int(f[1]), "C": float(f[2])}
         elif kind == "swamprun" and len(f) == len(RUN_FIELDS):
             runs.append(dict(zip(RUN_FIELDS, f)))
     if not cal or not runs:
@@ -88,151 +72,145 @@ def main():
         for r in runs:
             w.writerow([r[k] for k in RUN_FIELDS])
 
-    W = max(cal["rt_pinned"] - cal["rt_hard"], 0.0)
-    Wr = max(cal["rt_skip"] - cal["rt_hard"], 0.0)
+    xcpu = int(cal["irq_cpu"])
     rng = random.Random(1)
     groups = {}
     for r in runs:
-        groups.setdefault((r["regime"], r["ratio"]), {}).setdefault(r["mode"], []).append(r)
+        groups.setdefault((r["layout"], r["ratio"]), {}).setdefault(r["mode"], []).append(r)
 
     def col(rs, k):
         return [float(r[k]) for r in rs]
 
-    rows, verdict = [], []
-    order = sorted(groups, key=lambda k: ({"idle": 0, "busy": 1, "qd1": 2, "long": 3}.get(k[0], 4), float(k[1])))
+    def by_round(rs, k="compl_per_s"):
+        return {r["round"]: float(r[k]) for r in rs}
+
+    def victim(r, cpu):
+        parts = r["victim_per_cpu"].split("/")
+        return float(parts[cpu]) if cpu < len(parts) and parts[cpu] != "-" else float("nan")
+
+    rows = []
+    order = sorted(groups, key=lambda k: (LAYOUTS.index(k[0]) if k[0] in LAYOUTS else 9, float(k[1])))
     for key in order:
-        regime, ratio = key
+        layout, ratio = key
         g = groups[key]
-        pin = g.get("pinned", [])
-        pt = pts.get(ratio, {})
-        C, E = pt.get("C", float("nan")), pt.get("E", cal["E"])
-        ip, wp = median(col(pin, "irqs_per_compl")), median(col(pin, "wakeups_per_compl"))
+        hard, pin, hpin = (by_round(g.get(m, [])) for m in ("hard", "pinned", "hyb-pin"))
+        # The better of hard and the pinned hybrid, by median
+        best = "hard" if median(list(hard.values()) or [0]) >= median(list(hpin.values()) or [0]) else "hyb-pin"
         for mode in MODES:
             rs = g.get(mode, [])
             if not rs:
                 continue
-            x = col(rs, "compl_per_s")
-            v = col(rs, "victim_per_s")
-            lo, hi = boot_ci(x, rng)
-            rlo, rhi = boot_ratio_ci(x, col(pin, "compl_per_s"), rng) if pin else (float("nan"),) * 2
-            vlo, vhi = boot_ratio_ci(v, col(pin, "victim_per_s"), rng) if pin else (float("nan"),) * 2
-            ratio_med = median(x) / median(col(pin, "compl_per_s")) if pin else float("nan")
-            hard = g.get("hard", [])
-            hlo, hhi = boot_ratio_ci(x, col(hard, "compl_per_s"), rng) if hard else (float("nan"),) * 2
-            to_hard = median(x) / median(col(hard, "compl_per_s")) if hard else float("nan")
-            vratio = median(v) / median(col(pin, "victim_per_s")) if pin and median(col(pin, "victim_per_s")) else float("nan")
-            lim = float("nan")
-            if mode in MOVING and pin:
-                wm = median(col(rs, "wakeups_per_compl"))
-                lim = (C + E * ip + W * wp) / (C + Wr * wm)
-            on = [r for r in rs if float(r["thread_on_irqcpu_pct"]) > 50]
-            off = [r for r in rs if float(r["thread_on_irqcpu_pct"]) <= 50]
-            row = {
-                "regime": regime, "ratio": ratio, "mode": mode, "runs": len(rs),
-                "C_ns": "%.0f" % C, "E_ns": "%.0f" % E,
-                "compl_per_s": "%.0f" % median(x), "ci_lo": "%.0f" % lo, "ci_hi": "%.0f" % hi,
-                "to_pinned": "%.3f" % ratio_med, "to_pinned_lo": "%.3f" % rlo, "to_pinned_hi": "%.3f" % rhi,
-                "victim_per_s": "%.0f" % median(v), "victim_to_pinned": "%.3f" % vratio,
-                "victim_to_pinned_lo": "%.3f" % vlo, "victim_to_pinned_hi": "%.3f" % vhi,
-                "to_hard": "%.3f" % to_hard, "to_hard_lo": "%.3f" % hlo, "to_hard_hi": "%.3f" % hhi,
+            x = by_round(rs)
+            th = paired(x, hard, rng)
+            tp = paired(x, pin, rng)
+            thp = paired(x, hpin, rng)
+            tb = paired(x, by_round(g.get(best, [])), rng)
+            vic = [victim(r, xcpu) for r in rs]
+            pvic = [victim(r, xcpu) for r in g.get("pinned", [])]
+            rows.append({
+                "layout": layout, "ratio": ratio, "mode": mode, "runs": len(rs),
+                "C_ns": "%.0f" % pts.get(ratio, {}).get("C", float("nan")),
+                "compl_per_s": "%.0f" % median(list(x.values())),
+                "to_hard": fmt3(th[0]), "to_hard_lo": fmt3(th[1]), "to_hard_hi": fmt3(th[2]),
+                "to_pinned": fmt3(tp[0]), "to_pinned_lo": fmt3(tp[1]), "to_pinned_hi": fmt3(tp[2]),
+                "to_hyb_pin": fmt3(thp[0]), "to_hyb_pin_lo": fmt3(thp[1]), "to_hyb_pin_hi": fmt3(thp[2]),
+                "best_of": best, "to_best": fmt3(tb[0]), "to_best_lo": fmt3(tb[1]), "to_best_hi": fmt3(tb[2]),
+                "victim_irqcpu_per_s": "%.0f" % median(vic),
+                "victim_irqcpu_to_pinned": fmt3(median(vic) / median(pvic)) if pvic and median(pvic) > 0 else "-",
                 "victim_per_cpu": rs[len(rs) // 2]["victim_per_cpu"],
-                "victim_irqcpu_per_s": "%.0f" % median([victim_on_irqcpu(r, cal["irq_cpu"]) for r in rs]),
                 "thread_on_irqcpu_pct": "%.1f" % median(col(rs, "thread_on_irqcpu_pct")),
-                "runs_on_irqcpu": len(on) if mode != "hard" else 0,
-                "compl_on": "%.0f" % median(col(on, "compl_per_s")) if on and off and mode != "hard" else "",
-                "compl_off": "%.0f" % median(col(off, "compl_per_s")) if on and off and mode != "hard" else "",
+                "thread_on_irqcpu_max_pct": "%.1f" % max(col(rs, "thread_on_irqcpu_pct")),
+                "hard_pct": "%.1f" % median(col(rs, "hard_pct")),
                 "irqs_per_compl": "%.3f" % median(col(rs, "irqs_per_compl")),
-                "wakeups_per_compl": "%.3f" % median(col(rs, "wakeups_per_compl")),
+                "handoffs_per_compl": "%.4f" % median(col(rs, "handoffs_per_compl")),
                 "irqcpu_hardirq_pct": "%.1f" % median(col(rs, "irqcpu_hardirq_pct")),
-                "max_hard_ms": "%.0f" % max(col(rs, "max_hard_ms")),
+                "max_hard_ms": "%.1f" % max(col(rs, "max_hard_ms")),
                 "lat_p50_us": "%.1f" % median(col(rs, "lat_p50_us")),
                 "lat_p99_us": "%.1f" % median(col(rs, "lat_p99_us")),
                 "lockups": "%d" % sum(col(rs, "lockups")), "stalls": "%d" % sum(col(rs, "stalls")),
                 "spurious": "%d" % sum(col(rs, "spurious")),
-                "limit": "%.3f" % lim, "of_limit": "%.2f" % (ratio_med / lim) if lim == lim else "nan",
-            }
-            rows.append(row)
+            })
     with open(out + "/swamp.csv", "w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=list(rows[0].keys()))
         w.writeheader()
         w.writerows(rows)
 
-    print("Swamp model, %d vCPUs, %d queue(s); calibration on CPU %d: E %d ns (hard irq time of an entry),"
-          % (cal["ncpu"], cal["nq"], cal["irq_cpu"], cal["E"]))
-    print("round trip hard %d ns, pinned thread %d ns, thread on the other CPU %d ns: W %d ns, W_r %d ns."
-          % (cal["rt_hard"], cal["rt_pinned"], cal["rt_skip"], W, Wr))
     nr = max(r["runs"] for r in rows)
-    print("Per row the median of %d runs (every combination once per round, rounds shuffled) and its bootstrap"
-          " 95%% interval;" % nr)
-    print("/pinned = ratio of medians to the pinned thread's, with its interval; victim = work the victims got done")
-    print("(SCHED_IDLE in idle/qd1, SCHED_NORMAL in busy), all CPUs, per s; @irq = share of the thread's")
-    print("completions run on the interrupt's CPU (median); on = runs with the thread there for > 50%;")
-    print("limit = the model's bound for a moving thread (see ci/bench-swamp.py), of_limit = /pinned / limit.")
-    print("hardms = longest run of the handler in hard irq context (max of the runs); rcu = RCU stall reports.")
-    hdr = "  %-5s %5s %-9s %9s %-19s %6s %-13s %8s %6s %-13s %5s %3s %7s %7s %6s %5s %6s %3s"
-    print(hdr % ("reg", "C/E", "mode", "compl/s", "95% interval", "/pin", "interval", "victim/s", "v/pin",
-                 "interval", "@irq%", "on", "p50us", "p99us", "limit", "of_l", "hardms", "rcu"))
+    print("Swamp model, %d vCPUs, interrupt on CPU %d: E %.1f us (hard irq time of an entry), C %.2f us per 1000 loops,"
+          % (cal["ncpu"], xcpu, cal["E"] / 1000, cal["C_per_kloop"] / 1000))
+    print("thread wakeup W %.1f us on the interrupt's CPU, W_r %.1f us on the other CPU (thread timestamps), device %.0f us."
+          % (cal["W"] / 1000, cal["Wr"] / 1000, cal["device_ns"] / 1000))
+    print("Rows: %d rounds, every combination once per round in a shuffled order.  compl/s = median;" % nr)
+    print("/hard, /pin, /hybpin = geometric mean over the rounds of the per-round ratio to that mode, with the")
+    print("bootstrap 95% interval of the paired log-ratios; @irq = share of the thread's completions on the")
+    print("interrupt's CPU (median); hard = share of completions in hard irq; victim = work/s of the victim on")
+    print("the interrupt's CPU (median), v/pin its ratio to the pinned thread's; hardms = longest hard irq run.")
+    hdr = "  %-5s %4s %-9s %7s %6s %-11s %6s %-11s %6s %-11s %5s %5s %7s %5s %7s %6s %3s"
+    print(hdr % ("lay", "C/E", "mode", "compl/s", "/hard", "95%", "/pin", "95%", "/hybp", "95%",
+                 "@irq", "hard", "victim", "v/pin", "p99us", "hardms", "rcu"))
+    last = None
     for r in rows:
-        print("  %-5s %5s %-9s %9s %-19s %6s %-13s %8s %6s %-13s %5s %3s %7s %7s %6s %5s %6s %3s" % (
-            r["regime"], r["ratio"], r["mode"], r["compl_per_s"], "%s-%s" % (r["ci_lo"], r["ci_hi"]),
-            r["to_pinned"], "%s-%s" % (r["to_pinned_lo"], r["to_pinned_hi"]), r["victim_per_s"],
-            r["victim_to_pinned"], "%s-%s" % (r["victim_to_pinned_lo"], r["victim_to_pinned_hi"]),
-            r["thread_on_irqcpu_pct"], r["runs_on_irqcpu"], r["lat_p50_us"], r["lat_p99_us"],
-            r["limit"] if r["limit"] != "nan" else "-", r["of_limit"] if r["of_limit"] != "nan" else "-",
-            r["max_hard_ms"], r["stalls"]))
-        if r["compl_on"]:
-            print("  %-5s %5s %-9s   split: %s runs on the interrupt's CPU %s compl/s, the others %s" % (
-                "", "", "", r["runs_on_irqcpu"], r["compl_on"], r["compl_off"]))
+        if last and (r["layout"], r["ratio"]) != last:
+            print()
+        last = (r["layout"], r["ratio"])
+        print(hdr % (r["layout"], r["ratio"], r["mode"], r["compl_per_s"],
+                     r["to_hard"], "%s-%s" % (r["to_hard_lo"], r["to_hard_hi"]),
+                     r["to_pinned"], "%s-%s" % (r["to_pinned_lo"], r["to_pinned_hi"]),
+                     r["to_hyb_pin"], "%s-%s" % (r["to_hyb_pin_lo"], r["to_hyb_pin_hi"]),
+                     r["thread_on_irqcpu_pct"], r["hard_pct"], r["victim_irqcpu_per_s"],
+                     r["victim_irqcpu_to_pinned"], r["lat_p99_us"], r["max_hard_ms"],
+                     int(r["stalls"]) + int(r["lockups"])))
 
-    # What issue 26 asks of a design, read off the table (not a test).
-    by = {(r["regime"], r["ratio"], r["mode"]): r for r in rows}
-    for mode in MOVING:
-        if not any(m == mode for (_, _, m) in by):
+    # Issue 40's done-when for the moving hybrid, read off the table.
+    by = {(r["layout"], r["ratio"], r["mode"]): r for r in rows}
+    verdict = []
+
+    def check(ok, text):
+        verdict.append("%s %s" % ("met   " if ok else "MISSED", text))
+
+    mv = "hyb-move"
+    for (lay, ratio, mode), r in sorted(by.items(), key=lambda kv: (LAYOUTS.index(kv[0][0]) if kv[0][0] in LAYOUTS else 9, float(kv[0][1]))):
+        if mode != mv:
             continue
-        wins, kept, bkept, harm, onirq = [], [], [], [], []
-        for (regime, ratio, m), r in by.items():
-            if m != mode:
-                continue
-            lo, hi = float(r["to_pinned_lo"]), float(r["to_pinned_hi"])
-            if regime == "idle":
-                if lo > 1:
-                    wins.append(ratio)
-                if float(r["victim_to_pinned_hi"]) >= 1:
-                    kept.append(ratio)
-                if float(r["thread_on_irqcpu_pct"]) > 5:
-                    onirq.append("%s (%s%%)" % (ratio, r["thread_on_irqcpu_pct"]))
-            if regime == "busy" and float(r["victim_to_pinned_hi"]) >= 1:
-                bkept.append(ratio)
-            if hi < 1:
-                harm.append("%s %s (%.2fx)" % (regime, ratio, float(r["to_pinned"])))
-        verdict.append("%s: ahead of pinned outside the interval in regime idle at C/E %s; victims kept at %s;"
-                       % (mode, " ".join(wins) or "none", " ".join(kept) or "none"))
-        verdict.append("  busy victims kept at %s; below pinned outside the interval: %s;"
-                       " on the interrupt's CPU > 5%% (idle): %s"
-                       % (" ".join(bkept) or "none", ", ".join(harm) or "nowhere", ", ".join(onirq) or "never"))
-    for mode in ("hard", "pinned", "hyb8", "hyb64"):
-        for regime in ("idle", "busy", "qd1", "long"):
-            hs = [r for r in rows if r["regime"] == regime and r["mode"] == mode]
-            if hs:
-                verdict.append("%s, %s: %s soft lockup and %s RCU stall reports, longest handler run in hard irq %s ms"
-                               % (mode, regime, sum(int(r["lockups"]) for r in hs),
-                                  sum(int(r["stalls"]) for r in hs), max(int(r["max_hard_ms"]) for r in hs)))
-    # The hard budget against hard irq mode and the pinned thread (idle regime)
-    for mode in ("hyb8", "hyb64"):
-        cmp = []
-        for (regime, ratio, m), r in sorted(by.items(), key=lambda kv: (kv[0][0], float(kv[0][1]))):
-            h = by.get((regime, ratio, "hard"))
-            if m != mode or not h:
-                continue
-            cmp.append("%s %s: %.2fx pinned (%s-%s), %.2fx hard (%s-%s), victim on the irq CPU %s/s (hard %s, pinned %s)" % (
-                regime, ratio, float(r["to_pinned"]), r["to_pinned_lo"], r["to_pinned_hi"],
-                float(r["to_hard"]), r["to_hard_lo"], r["to_hard_hi"], r["victim_irqcpu_per_s"],
-                h["victim_irqcpu_per_s"], by[(regime, ratio, "pinned")]["victim_irqcpu_per_s"]
-                if (regime, ratio, "pinned") in by else "-"))
-        if cmp:
-            verdict.append("%s:\n  %s" % (mode, "\n  ".join(cmp)))
+        th, lo = float(r["to_hard"] if r["to_hard"] != "-" else "nan"), float(r["to_hard_lo"] if r["to_hard_lo"] != "-" else "nan")
+        if lay == "L1":
+            if float(ratio) >= 1:
+                check(th >= 1.15 and lo > 1, "L1 C/E %s: %.3fx hard (%s-%s), wanted >= 1.15x with the lower bound above 1"
+                      % (ratio, th, r["to_hard_lo"], r["to_hard_hi"]))
+            else:
+                check(th >= 0.9, "L1 C/E %s: %.3fx hard (%s-%s), wanted >= 0.9x" % (ratio, th, r["to_hard_lo"], r["to_hard_hi"]))
+            if float(r["hard_pct"]) >= 99.5:
+                verdict.append("n/a    L1 C/E %s: placement: the thread did no completions (%s%% in hard irq: no overflow)"
+                               % (ratio, r["hard_pct"]))
+            else:
+                check(float(r["thread_on_irqcpu_max_pct"]) <= 5,
+                      "L1 C/E %s: the thread ran %s%% of its completions on the interrupt's CPU (median, max %s%%), wanted <= 5%%"
+                      % (ratio, r["thread_on_irqcpu_pct"], r["thread_on_irqcpu_max_pct"]))
+        if lay in ("L2", "L3"):
+            hi = float(r["to_best_hi"]) if r["to_best_hi"] != "-" else float("nan")
+            check(hi >= 1, "%s C/E %s: %sx the better of hard and hyb-pin (%s, %s-%s), wanted an interval that reaches 1"
+                  % (lay, ratio, r["to_best"], r["best_of"], r["to_best_lo"], r["to_best_hi"]))
+        if lay == "L3" and (lay, ratio, "hard") in by:
+            hp = float(by[(lay, ratio, "hard")]["lat_p99_us"])
+            p = float(r["lat_p99_us"])
+            check(hp > 0 and p <= 1.1 * hp, "L3 C/E %s: p99 %.0f us against hard's %.0f us (%.2fx), wanted <= 1.1x"
+                  % (ratio, p, hp, p / hp if hp else float("nan")))
+        check(int(r["stalls"]) + int(r["lockups"]) == 0 and float(r["max_hard_ms"]) <= 10,
+              "%s C/E %s: %s RCU stall and %s soft lockup reports, longest hard irq run %s ms, wanted none and <= 10 ms"
+              % (lay, ratio, r["stalls"], r["lockups"], r["max_hard_ms"]))
+        if r["victim_irqcpu_to_pinned"] != "-":
+            check(float(r["victim_irqcpu_to_pinned"]) >= 0.5,
+                  "%s C/E %s: the interrupt CPU's victim got %sx its work beside the pinned thread, wanted >= 0.5x"
+                  % (lay, ratio, r["victim_irqcpu_to_pinned"]))
+    for mode in ("hard", "pinned", "hyb-pin"):
+        hs = [r for r in rows if r["mode"] == mode]
+        if hs:
+            verdict.append("%s: %d RCU stall and %d soft lockup reports in all layouts, longest hard irq run %s ms"
+                           % (mode, sum(int(r["stalls"]) for r in hs), sum(int(r["lockups"]) for r in hs),
+                              max(float(r["max_hard_ms"]) for r in hs)))
     with open(out + "/swamp-verdict.txt", "w") as fh:
         fh.write("\n".join(verdict) + "\n")
+    print("\nIssue 40's targets for hyb-move:")
     print("\n".join(verdict))
 
 

@@ -14,13 +14,17 @@
 #          softirq, or in the NAPI kthread switched through the rx
 #          vector's proc file or through sysfs (the same model)
 #   swamp  selftests/bench-swamp on the bench kernel: the swamp model of
-#          bench-patches/ (fake queues whose completion work in the handler
-#          is the bottleneck): thread placements side by side over a sweep
-#          of completion cost against entry cost, with idle and busy
-#          submitters and at queue depth 1, against the model's limit
+#          bench-patches/ (a fake queue whose completion work in the handler
+#          is the bottleneck): hard irq, the stock thread, the masked
+#          hybrid pinned and moving (IRQF_IRQ_AFFINITY) and two other
+#          placements side by side, over layouts L1 (submitters on the
+#          interrupt's CPU only), L1hog, L2 (on every CPU), L3 (qd 1) and
+#          a sweep of completion cost against entry cost; ratios paired by
+#          round, with bootstrap intervals
 #   BENCH_KARGS="irqbench.runtime=10 irqbench.rounds=2"  (the defaults;
-#          swamp: SWAMP_KARGS="swamp.runtime=2 swamp.rounds=5
-#          swamp.ratios=0.5,1.5,5,15,50")
+#          swamp: SWAMP_KARGS="swamp.runtime=1 swamp.rounds=10
+#          swamp.ratios=0.5,1,2,5,15 swamp.hog_ratios=1,5,15
+#          swamp.l3_ratios=1,5 swamp.layouts=L1,L1hog,L2,L3")
 #   BENCH_REUSE=1   tables from the last boot's results, no new boot
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -156,7 +160,7 @@ bench_swamp() {
 	if [ "${BENCH_REUSE:-0}" = 1 ] && [ -f "$tap" ]; then
 		note "BENCH_REUSE=1: tables from the last bench-swamp boot"
 	else
-		note "swamp model: one boot, 8 modes x (5 C/E points x 2 regimes + qd 1) x 5 rounds of 2 s, ~19 min under TCG (log: $out/bench-swamp.log)"
+		note "swamp model: one boot, 6 modes x 15 layout and C/E points x 10 rounds of 1 s, ~22 min under TCG (log: $out/bench-swamp.log)"
 		KERNEL=$k KARGS_EXTRA="${BENCH_KARGS:-}${SWAMP_KARGS:+ $SWAMP_KARGS}" LOGDIR=$BUILD/vm-bench COUNTS=$out/.counts \
 			"$TOP/ci/vm.sh" bench-swamp 2>&1 | tee "$out/bench-swamp.log" | grep --line-buffered -E '^(===|  \.\.\. |  host: )' ||
 			true
