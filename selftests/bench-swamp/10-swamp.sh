@@ -31,7 +31,7 @@
 #            15 and 16: up to 64 completions in hard irq context, on
 #            overflow the vector masked and the thread, on the
 #            interrupt's CPU, drains); hyb-move (hyb-pin with
-#            IRQF_IRQ_AFFINITY, bench-patches/0001: the thread drains on
+#            IRQF_IRQ_AFFINITY, series patch 24: the thread drains on
 #            an idle CPU of the mask when the interrupt's CPU is busy);
 #            fifo-skip (hyb-pin with the thread bound to the mask without
 #            the interrupt's CPU: always away); fair (hyb-pin with a
