@@ -114,4 +114,35 @@ for mode in 0 1; do
 	check "$name: $q is unmasked after the load" unmasked
 	diag "$name: victim on CPU $vcpu got $((100 * (v1 - v0) / (t1 - t0 > 0 ? t1 - t0 : 1)))% of it; $(grep -o 'IOPS=[^,]*' /tmp/swamp.log | tr '\n' ' ')"
 done
+
+# John Garry's layout (L1): every submitter on the interrupt's CPU, the
+# other CPUs of the queue's mask idle.  The queue requests its interrupt
+# with IRQF_IRQ_AFFINITY, so when its CPU is busy its thread drains on an
+# idle CPU of the mask that shares that CPU's cache.
+vol() { awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$1/status"; }
+check "L1: $q switched to threaded mode" nvme_set_mode "$ctrl" 1
+pid=$(irq_thread_pid "$irq" "$q")
+s0=$(vol "$pid")
+fio --name=l1 --filename="/dev/${ctrl}n1" --rw=randwrite --bs=4k \
+	--size="$SIZE" --offset_increment="$SIZE" --numjobs="$ncpu" \
+	--cpus_allowed="$vcpu" --ioengine=libaio --direct=1 --iodepth=32 \
+	--verify=crc32c --do_verify=1 --verify_fatal=1 --group_reporting \
+	>/tmp/l1.log 2>&1
+rc=$?
+s1=$(vol "$pid")
+if [ $rc = 0 ] && ! grep -qE 'verify failed|bad magic|bad header|err= *[1-9]' /tmp/l1.log; then
+	pass "L1: fio wrote and verified $ncpu x $SIZE from CPU $vcpu"
+else
+	fail "L1: fio wrote and verified $ncpu x $SIZE from CPU $vcpu (exit $rc)"
+	diag "$(tail -20 /tmp/l1.log)"
+fi
+check "L1: the irq thread drained overflows ($((s1 - s0)) wakeups)" [ $((s1 - s0)) -gt 0 ]
+where=$(cpus_allowed "$pid")
+last=$(last_cpu "$pid")
+diag "L1: $q's thread may run on CPU $where, last ran on CPU $last; $(grep -o 'IOPS=[^,]*' /tmp/l1.log | tr '\n' ' ')"
+# Placed: the idle CPU it drains on, plus the interrupt's CPU as fallback
+moved() { is_one_cpu "$last" && [ "$last" != "$vcpu" ] &&
+	case ",$where," in *",$vcpu,"*) true ;; *) [ "$where" = "$last-$vcpu" ] || [ "$where" = "$vcpu-$last" ] ;; esac; }
+check "L1: $q's thread drained on an idle CPU ($last), not on the busy interrupt CPU $vcpu" moved
+check "L1: $q is unmasked after the load" unmasked
 nvme_set_mode "$ctrl" 0
