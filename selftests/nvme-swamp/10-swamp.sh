@@ -62,6 +62,16 @@ sampler_stop() {
 	read -r samples msamples </tmp/mask.result
 }
 
+# fio_verified RC LOG WHAT: fio exited 0 and its log shows no verify error
+fio_verified() {
+	if [ "$1" = 0 ] && ! grep -qE 'verify failed|bad magic|bad header|err= *[1-9]' "$2"; then
+		pass "$3"
+	else
+		fail "$3 (exit $1)"
+		diag "$(tail -20 "$2")"
+	fi
+}
+
 # unmasked: the vector is not masked, within 2 s of the load's end
 unmasked() {
 	for _ in $(seq 20); do
@@ -95,12 +105,7 @@ for mode in 0 1; do
 	i1=$(nvme_irqs "$ctrl") v1=$(victim_ticks) t1=$(uptime_ticks)
 	victim_stop
 	sampler_stop
-	if [ $rc = 0 ] && ! grep -qE 'verify failed|bad magic|bad header|err= *[1-9]' /tmp/swamp.log; then
-		pass "$name: fio wrote and verified $ncpu x $SIZE through one queue"
-	else
-		fail "$name: fio wrote and verified $ncpu x $SIZE through one queue (exit $rc)"
-		diag "$(tail -20 /tmp/swamp.log)"
-	fi
+	fio_verified "$rc" /tmp/swamp.log "$name: fio wrote and verified $ncpu x $SIZE through one queue"
 	check "$name: $q took interrupts ($((i1 - i0)))" [ $((i1 - i0)) -gt 0 ]
 	diag "$name: $q masked in $msamples of $samples samples"
 	if [ $mode = 1 ]; then
@@ -130,12 +135,7 @@ fio --name=l1 --filename="/dev/${ctrl}n1" --rw=randwrite --bs=4k \
 	>/tmp/l1.log 2>&1
 rc=$?
 s1=$(vol "$pid")
-if [ $rc = 0 ] && ! grep -qE 'verify failed|bad magic|bad header|err= *[1-9]' /tmp/l1.log; then
-	pass "L1: fio wrote and verified $ncpu x $SIZE from CPU $vcpu"
-else
-	fail "L1: fio wrote and verified $ncpu x $SIZE from CPU $vcpu (exit $rc)"
-	diag "$(tail -20 /tmp/l1.log)"
-fi
+fio_verified "$rc" /tmp/l1.log "L1: fio wrote and verified $ncpu x $SIZE from CPU $vcpu"
 check "L1: the irq thread drained overflows ($((s1 - s0)) wakeups)" [ $((s1 - s0)) -gt 0 ]
 where=$(cpus_allowed "$pid")
 last=$(last_cpu "$pid")
