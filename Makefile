@@ -135,15 +135,20 @@ stress-inject: tree initramfs
 
 check: config
 	@rm -f $(BUILD)/results/check.counts $(BUILD)/results/check-selftest.counts
-	@rc=0; ci/check.sh || rc=1; ci/test-checks.sh || rc=1; exit $$rc
+	@rc=0; . ci/lib.sh; \
+	timed "make check: the series' checks (ci/check.sh)" ci/check.sh || rc=1; \
+	timed "make check: checks of the checks (ci/test-checks.sh)" ci/test-checks.sh || rc=1; \
+	exit $$rc
 
 # Everything CI runs.  Each stage records its counts; the last line adds
 # them up.  A failing stage does not hide the others' results.
 test:
 	@rm -rf $(BUILD)/results; mkdir -p $(BUILD)/results
-	@rc=0; \
+	@rc=0; . ci/lib.sh; \
+	timed "deps, tree, configuration" $(MAKE) --no-print-directory config || rc=1; \
 	$(MAKE) --no-print-directory check || rc=1; \
-	$(MAKE) --no-print-directory vmtest || rc=1; \
+	timed "kernel and initramfs" $(MAKE) --no-print-directory kernel initramfs || rc=1; \
+	timed "make vmtest" $(MAKE) --no-print-directory vmtest || rc=1; \
 	ci/summary.sh || rc=1; \
 	exit $$rc
 

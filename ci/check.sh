@@ -50,6 +50,7 @@ declare -A res
 exec 3>&2
 export PROGRESS_T0=${PROGRESS_T0:-$(date +%s)}
 progress "check: ${#files[@]} patches; apply, checkpatch, format, maintainers"
+t0=$(date +%s)
 
 idx=$(mktemp); trap 'rm -f "$idx"' EXIT
 GIT_INDEX_FILE=$idx git -C "$KTREE" read-tree "$BASE_REF"
@@ -85,17 +86,20 @@ column() {
 		res[$(basename "$p"),$1]=${r:-FAIL}
 	done
 }
+stage_time "check.sh: apply, checkpatch, format, maintainers" "$t0"
 progress "check: kernel-doc, kselftest hygiene"
+t0=$(date +%s)
 "$TOP/ci/kerneldoc.sh" >"$logdir/kerneldoc.log" 2>&1
 "$TOP/ci/selftest-hygiene.sh" >"$logdir/hygiene.log" 2>&1
 column kernel-doc "$BUILD/check/kerneldoc.result"
 column hygiene "$BUILD/check/selftest-hygiene.result"
+stage_time "check.sh: kernel-doc, kselftest hygiene" "$t0"
 if [ "${NO_COCCI:-0}" = 1 ]; then
 	note "NO_COCCI=1: Coccinelle left out (counted as skipped)"
 	for p in "${files[@]}"; do res[$(basename "$p"),cocci]=skip; done
 else
 	progress "check: Coccinelle (about 3 min)"
-	"$TOP/ci/cocci.sh" >"$logdir/cocci.log" 2>&1
+	timed "check.sh: Coccinelle" "$TOP/ci/cocci.sh" >"$logdir/cocci.log" 2>&1
 	column cocci "$BUILD/check/cocci.result"
 fi
 if [ "${NO_PATCH_BUILD:-0}" = 1 ]; then
@@ -105,7 +109,7 @@ if [ "${NO_PATCH_BUILD:-0}" = 1 ]; then
 	done
 else
 	progress "check: build of every patch with W=1 C=1, and W=1 for ${CROSS_ARCHES:-no other architecture}"
-	"$TOP/ci/patch-build.sh" >"$logdir/patch-build.log" 2>&1
+	timed "check.sh: per-patch builds (${CROSS_ARCHES:+x86_64 $CROSS_ARCHES})" "$TOP/ci/patch-build.sh" >"$logdir/patch-build.log" 2>&1
 	column build "$BUILD/check/patch-build.result"
 	for a in arm64 powerpc; do
 		if [[ " $CROSS_ARCHES " == *" $a "* ]]; then
@@ -116,7 +120,7 @@ else
 		fi
 	done
 	progress "check: hard interrupt path at the base and after the series (object code, struct irqaction)"
-	"$TOP/ci/hotpath.sh" >"$logdir/hotpath.log" 2>&1; hotpath_rc=$?
+	timed "check.sh: hot path" "$TOP/ci/hotpath.sh" >"$logdir/hotpath.log" 2>&1; hotpath_rc=$?
 fi
 pass=0 fail=0 skip=0
 printf '%-48s' patch; printf ' %-11s' "${checks[@]}"; echo

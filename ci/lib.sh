@@ -64,6 +64,22 @@ progress() {
 	fi
 }
 note() { echo ">>> $*" >&2; }
+# stage_time NAME T0: append "SECONDS NAME", the seconds since epoch T0, to
+# $BUILD/results/times (ci/summary.sh prints them).
+stage_time() {
+	mkdir -p "$BUILD/results"
+	echo "$(($(date +%s) - $2)) $1" >>"$BUILD/results/times"
+}
+# timed NAME COMMAND...: run COMMAND, record its time as stage NAME and
+# return its status.
+timed() {
+	local name=$1 t0 rc=0
+	shift
+	t0=$(date +%s)
+	"$@" || rc=$?
+	stage_time "$name" "$t0"
+	return $rc
+}
 
 # patch_result RESULTS N COMMIT ok|FAIL [DETAILS]: one line per patch for a
 # per-patch check: printed ("ok     N subject", details indented below a

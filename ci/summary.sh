@@ -13,5 +13,9 @@ for c in "$BUILD"/results/*.counts; do
 	p=$((p + cp)) f=$((f + cf)) s=$((s + cs)) n=$((n + 1))
 done
 [ $n -gt 0 ] || { echo "0 passed, 1 failed (no stage recorded any result)"; exit 1; }
+if [ -s "$BUILD/results/times" ]; then
+	echo "time, minutes (stages in the order they ended):"
+	awk '{ t = $1; sub(/^[0-9]+ /, ""); printf "  %5.1f  %s\n", t / 60, $0 }' "$BUILD/results/times"
+fi
 echo "$p passed, $f failed, $s skipped"
 [ $f = 0 ]
