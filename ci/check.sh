@@ -19,7 +19,8 @@
 #                NO_PATCH_BUILD=1 leaves it out and says so)
 #   arm64, powerpc  the same, cross-built with W=1 (no sparse) for arm64
 #                and for 64-bit Book3E powerpc, which has forced threading
-#                but no HARDIRQS_SW_RESEND (ci/patch-build.sh;
+#                but no HARDIRQS_SW_RESEND, for the patches with genirq,
+#                kernel/ or arch/ code (skip for the others) (ci/patch-build.sh;
 #                CROSS_ARCHES="arm64" or "" leaves columns out and says so)
 # and once for the series:
 #   hot path     nothing added to the hard interrupt path: the object code

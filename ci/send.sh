@@ -64,15 +64,20 @@ fi
 bench="(run 'make bench' for the tables)"
 if [ -s "$BUILD/bench/nvme.csv" ] || [ -s "$BUILD/bench/irq-round-trip.csv" ] || [ -s "$BUILD/bench/swamp.csv" ]; then
 	bench=
-	[ -s "$BUILD/bench/swamp.csv" ] && bench+="Swamp model (bench patches, not in this series): completion work C in
-the handler against the interrupt entry cost E, one queue for 2 vCPUs,
-submitters that leave the mask idle (regime idle); per placement of the
-irq thread the median of 5 runs against the thread pinned to the
-interrupt's CPU, its bootstrap 95% interval, and the share of the
-thread's completions run on the interrupt's CPU:
+	[ -s "$BUILD/bench/swamp.csv" ] && bench+="Swamp model (bench patches, not in this series): a device with a latency
+behind a masking MSI-X-like chip, nvme-pci's primary handler (budget 64)
+and a thread that drains, on 2 vCPUs; C/E is the cost of a completion
+over that of an interrupt entry. L1: submitters on the interrupt's CPU,
+the other idle; L2: submitters on both; L3: queue depth 1. The masked
+hybrid with placement (patch 24, hyb-move) against hard irq and against
+the same hybrid with the thread pinned (hyb-pin): geometric mean of the
+per-round ratio over 10 shuffled rounds, paired bootstrap 95% interval;
+the share of the thread's completions on the interrupt's CPU, and the
+longest hard irq run of hyb-move:
 $(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-	$1 == "idle" && $3 != "pinned" { printf "  C/E %-4s %-9s %5.2fx (%5.2f-%5.2f)  %s\n", $2, $3,
-		$c["to_pinned"], $c["to_pinned_lo"], $c["to_pinned_hi"], $3 == "hard" ? "(no thread)" : sprintf("on the irq CPU %5.1f%%", $c["thread_on_irqcpu_pct"]) }' "$BUILD/bench/swamp.csv")
+	$3 == "hyb-move" && $1 != "L1hog" { printf "  %-3s C/E %-4s %5.2fx hard (%4.2f-%4.2f)  %5.2fx hyb-pin (%4.2f-%4.2f)  on the irq CPU %5.1f%%  hard irq <= %5.1f ms\n",
+		$1, $2, $c["to_hard"], $c["to_hard_lo"], $c["to_hard_hi"], $c["to_hyb_pin"], $c["to_hyb_pin_lo"], $c["to_hyb_pin_hi"],
+		$c["thread_on_irqcpu_pct"], $c["max_hard_ms"] }' "$BUILD/bench/swamp.csv")
 "
 	[ -s "$BUILD/bench/nvme.csv" ] && bench+="NVMe fio 4k randread, 4 vCPUs, per-vCPU queues (percpu) and one
 shared queue (swamp); victim = busy loop on the interrupt's CPU:

@@ -38,28 +38,33 @@ masked() {
 	return 1
 }
 
-# sampler_start / sampler_stop: samples and masked samples of the vector,
-# in /tmp/mask.result, until stopped (or 300 s)
-sampler_pid='' samples=0 msamples=0
+# sampler_start / sampler_stop: samples, masked samples of the vector and
+# the times it was seen unmasked again after a masked sample, in
+# /tmp/mask.result, until stopped (or 300 s)
+sampler_pid='' samples=0 msamples=0 unmasks=0
 sampler_start() {
 	(
-		n=0 m=0 end=$(($(date +%s) + 300))
-		trap 'echo "$n $m" >/tmp/mask.result; exit 0' TERM
+		n=0 m=0 u=0 was=0 end=$(($(date +%s) + 300))
+		trap 'echo "$n $m $u" >/tmp/mask.result; exit 0' TERM
 		while :; do
 			n=$((n + 1))
-			masked && m=$((m + 1))
+			if masked; then
+				m=$((m + 1)) was=1
+			elif [ $was = 1 ]; then
+				u=$((u + 1)) was=0
+			fi
 			if [ $((n % 256)) = 0 ] && [ "$(date +%s)" -ge $end ]; then
 				break
 			fi
 		done
-		echo "$n $m" >/tmp/mask.result
+		echo "$n $m $u" >/tmp/mask.result
 	) &
 	sampler_pid=$!
 }
 sampler_stop() {
 	kill "$sampler_pid" 2>/dev/null
 	wait "$sampler_pid" 2>/dev/null
-	read -r samples msamples </tmp/mask.result
+	read -r samples msamples unmasks </tmp/mask.result
 }
 
 # fio_verified RC LOG WHAT: fio exited 0 and its log shows no verify error
@@ -100,7 +105,7 @@ for mode in 0 1; do
 		--cpus_allowed="0-$((ncpu - 1))" --cpus_allowed_policy=split \
 		--ioengine=libaio --direct=1 --iodepth=32 \
 		--verify=crc32c --do_verify=1 --verify_fatal=1 --group_reporting \
-		>/tmp/swamp.log 2>&1
+		--runtime=120 >/tmp/swamp.log 2>&1
 	rc=$?
 	i1=$(nvme_irqs "$ctrl") v1=$(victim_ticks) t1=$(uptime_ticks)
 	victim_stop
@@ -113,6 +118,10 @@ for mode in 0 1; do
 		check "$name: the irq thread drained overflows ($((s1 - s0)) wakeups)" [ $((s1 - s0)) -gt 0 ]
 		check "$name: $q was masked while its thread drained ($msamples of $samples samples)" \
 			[ "$msamples" -gt 0 ]
+		# The thread unmasks the vector after each drained batch: seen
+		# unmasked again after masked samples, while the load still ran.
+		check "$name: $q was unmasked again during the load ($unmasks times after a masked sample)" \
+			[ "$unmasks" -gt 0 ]
 	else
 		expect_eq "$name: $q was never masked" "$msamples" 0
 	fi
@@ -132,7 +141,7 @@ fio --name=l1 --filename="/dev/${ctrl}n1" --rw=randwrite --bs=4k \
 	--size="$SIZE" --offset_increment="$SIZE" --numjobs="$ncpu" \
 	--cpus_allowed="$vcpu" --ioengine=libaio --direct=1 --iodepth=32 \
 	--verify=crc32c --do_verify=1 --verify_fatal=1 --group_reporting \
-	>/tmp/l1.log 2>&1
+	--runtime=120 >/tmp/l1.log 2>&1
 rc=$?
 s1=$(vol "$pid")
 fio_verified "$rc" /tmp/l1.log "L1: fio wrote and verified $ncpu x $SIZE from CPU $vcpu"
@@ -145,4 +154,36 @@ moved() { is_one_cpu "$last" && [ "$last" != "$vcpu" ] &&
 	case ",$where," in *",$vcpu,"*) true ;; *) [ "$where" = "$last-$vcpu" ] || [ "$where" = "$vcpu-$last" ] ;; esac; }
 check "L1: $q's thread drained on an idle CPU ($last), not on the busy interrupt CPU $vcpu" moved
 check "L1: $q is unmasked after the load" unmasked
+
+# The same load, three passes, while the controller is reset once (the
+# queue's interrupt is freed and requested again, its mode kept) and then
+# the queue is switched between hard and threaded every 100 ms until fio
+# is done: fio verifies every block, and the queue ends threaded and
+# unmasked.
+fio --name=l1t --filename="/dev/${ctrl}n1" --rw=randwrite --bs=4k \
+	--size="$SIZE" --offset_increment="$SIZE" --numjobs="$ncpu" \
+	--cpus_allowed="$vcpu" --ioengine=libaio --direct=1 --iodepth=32 \
+	--verify=crc32c --do_verify=1 --verify_fatal=1 --group_reporting \
+	--loops=3 --runtime=120 >/tmp/l1t.log 2>&1 &
+fiopid=$!
+sleep 1
+reset_under_load=0
+kill -0 "$fiopid" 2>/dev/null && reset_under_load=1
+check "L1 toggles: $ctrl reset while fio ran, live again" nvme_reset "$ctrl"
+toggles=0 bad=0
+while kill -0 "$fiopid" 2>/dev/null && [ $toggles -lt 600 ]; do
+	nvme_set_mode "$ctrl" $((toggles % 2)) || bad=$((bad + 1))
+	toggles=$((toggles + 1))
+	usleep 100000
+done
+wait "$fiopid"
+rc=$?
+nvme_set_mode "$ctrl" 1 || bad=$((bad + 1))
+fio_verified "$rc" /tmp/l1t.log "L1 toggles: fio wrote and verified $ncpu x $SIZE three times from CPU $vcpu"
+expect_eq "L1 toggles: the reset came while fio ran" "$reset_under_load" 1
+all_taken() { [ "$toggles" -ge 10 ] && [ "$bad" = 0 ]; }
+check "L1 toggles: $q switched $toggles times under the load, every switch taken ($bad refused)" all_taken
+q=$(nvme_ioqs "$ctrl") irq=$(irq_of "$q") dbg=/sys/kernel/debug/irq/irqs/$irq
+expect_eq "L1 toggles: $q threaded at the end" "$(cat "/proc/irq/$irq/$q/threaded")" 1
+check "L1 toggles: $q is unmasked after the load" unmasked
 nvme_set_mode "$ctrl" 0
