@@ -7,7 +7,7 @@
 # masks the vector until the irq thread drained the queue.  A sampler
 # reads the vector's masked state from /sys/kernel/debug/irq while fio
 # runs: masked at times in threaded mode, never in hard mode, and
-# unmasked once the load is over.
+# unmasked once the load is over, with no I/O left to nvme's timeout.
 . /selftests/guest/lib.sh
 . /selftests/guest/nvme.sh
 
@@ -77,6 +77,11 @@ fio_verified() {
 	fi
 }
 
+# timeouts: nvme's I/O timeouts in the kernel log so far.  A vector left
+# masked completes nothing until nvme_timeout() polls the queue, 30 s
+# later.
+timeouts() { dmesg | grep -c 'nvme.*timeout'; }
+
 # unmasked: the vector is not masked, within 2 s of the load's end
 unmasked() {
 	for _ in $(seq 20); do
@@ -97,7 +102,7 @@ for mode in 0 1; do
 	fi
 	victim_start "$vcpu"
 	sampler_start
-	i0=$(nvme_irqs "$ctrl") v0=$(victim_ticks) t0=$(uptime_ticks)
+	i0=$(nvme_irqs "$ctrl") v0=$(victim_ticks) t0=$(uptime_ticks) to0=$(timeouts)
 	# One region per job; each job writes its region in random order, then
 	# reads it back and checks every block.
 	fio --name=swamp --filename="/dev/${ctrl}n1" --rw=randwrite --bs=4k \
@@ -122,6 +127,8 @@ for mode in 0 1; do
 		# unmasked again after masked samples, while the load still ran.
 		check "$name: $q was unmasked again during the load ($unmasks times after a masked sample)" \
 			[ "$unmasks" -gt 0 ]
+		expect_eq "$name: no I/O waited for nvme's timeout (the thread unmasked after each drained batch)" \
+			"$(($(timeouts) - to0))" 0
 	else
 		expect_eq "$name: $q was never masked" "$msamples" 0
 	fi
@@ -136,7 +143,7 @@ done
 vol() { awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$1/status"; }
 check "L1: $q switched to threaded mode" nvme_set_mode "$ctrl" 1
 pid=$(irq_thread_pid "$irq" "$q")
-s0=$(vol "$pid")
+s0=$(vol "$pid") to0=$(timeouts)
 fio --name=l1 --filename="/dev/${ctrl}n1" --rw=randwrite --bs=4k \
 	--size="$SIZE" --offset_increment="$SIZE" --numjobs="$ncpu" \
 	--cpus_allowed="$vcpu" --ioengine=libaio --direct=1 --iodepth=32 \
@@ -154,6 +161,7 @@ moved() { is_one_cpu "$last" && [ "$last" != "$vcpu" ] &&
 	case ",$where," in *",$vcpu,"*) true ;; *) [ "$where" = "$last-$vcpu" ] || [ "$where" = "$vcpu-$last" ] ;; esac; }
 check "L1: $q's thread drained on an idle CPU ($last), not on the busy interrupt CPU $vcpu" moved
 check "L1: $q is unmasked after the load" unmasked
+expect_eq "L1: no I/O waited for nvme's timeout" "$(($(timeouts) - to0))" 0
 
 # The same load, three passes, while the controller is reset once (the
 # queue's interrupt is freed and requested again, its mode kept) and then
@@ -166,6 +174,7 @@ fio --name=l1t --filename="/dev/${ctrl}n1" --rw=randwrite --bs=4k \
 	--verify=crc32c --do_verify=1 --verify_fatal=1 --group_reporting \
 	--loops=3 --runtime=120 >/tmp/l1t.log 2>&1 &
 fiopid=$!
+to0=$(timeouts)
 sleep 1
 reset_under_load=0
 kill -0 "$fiopid" 2>/dev/null && reset_under_load=1
@@ -186,4 +195,5 @@ check "L1 toggles: $q switched $toggles times under the load, every switch taken
 q=$(nvme_ioqs "$ctrl") irq=$(irq_of "$q") dbg=/sys/kernel/debug/irq/irqs/$irq
 expect_eq "L1 toggles: $q threaded at the end" "$(cat "/proc/irq/$irq/$q/threaded")" 1
 check "L1 toggles: $q is unmasked after the load" unmasked
+expect_eq "L1 toggles: no I/O waited for nvme's timeout" "$(($(timeouts) - to0))" 0
 nvme_set_mode "$ctrl" 0
