@@ -158,7 +158,7 @@ last=$(last_cpu "$pid")
 diag "L1: $q's thread may run on CPU $where, last ran on CPU $last; $(grep -o 'IOPS=[^,]*' /tmp/l1.log | tr '\n' ' ')"
 # Placed: the idle CPU it drains on, plus the interrupt's CPU as fallback
 moved() { is_one_cpu "$last" && [ "$last" != "$vcpu" ] &&
-	case ",$where," in *",$vcpu,"*) true ;; *) [ "$where" = "$last-$vcpu" ] || [ "$where" = "$vcpu-$last" ] ;; esac; }
+	thread_cpus_ok "$where" "$vcpu" "$mask" && cpus_of "$where" | grep -qx "$last"; }
 check "L1: $q's thread drained on an idle CPU ($last), not on the busy interrupt CPU $vcpu" moved
 check "L1: $q is unmasked after the load" unmasked
 expect_eq "L1: no I/O waited for nvme's timeout" "$(($(timeouts) - to0))" 0

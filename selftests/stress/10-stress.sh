@@ -119,12 +119,6 @@ in_list() {
 	done
 	return 1
 }
-# expand LIST: the CPUs of a cpulist, one per word.
-expand() {
-	for r in $(echo "$1" | tr ',' ' '); do
-		i=${r%-*}; while [ "$i" -le "${r#*-}" ]; do echo $i; i=$((i + 1)); done
-	done
-}
 # check_masks STEP: prints the mismatches, returns 1 when there is one.
 check_masks() {
 	dev_lock
@@ -140,7 +134,7 @@ check_masks() {
 		irq=$(irq_of "$q")
 		aff=$(cat "/proc/irq/$irq/smp_affinity_list")
 		cpus=
-		for cpu in $(expand "$aff"); do in_list "$cpu" "$on" && cpus="$cpus $cpu"; done
+		for cpu in $(cpus_of "$aff"); do in_list "$cpu" "$on" && cpus="$cpus $cpu"; done
 		[ -n "$cpus" ] || continue
 		# The thread picks up a new effective CPU when it runs: make it
 		# run with a few reads from every online CPU of the mask.
@@ -174,7 +168,7 @@ check_masks() {
 			# The mask of the last queue, if it leaves CPU 0 out.
 			c=$(nvme_ctrl irqtest0)
 			q=$(nvme_ioqs "$c" | tail -1)
-			down=$(expand "$(cat "/proc/irq/$(irq_of "$q")/smp_affinity_list")" | grep -vx 0)
+			down=$(cpus_of "$(cat "/proc/irq/$(irq_of "$q")/smp_affinity_list")" | grep -vx 0)
 		else
 			down=$((1 + cycles % (ncpu - 1)))
 		fi
