@@ -69,7 +69,17 @@ expect_fail "checkpatch fails a patch that adds trailing whitespace" "$TOP/ci/ch
 # on stderr), so the SPDX lines of new files went unchecked without
 # python3-git.  A patch that adds files, with a GitPython that fails to
 # import: checkpatch.sh must fail it.
-newfile=$(grep -l '^new file mode' "${files[@]}" | head -n 1)
+# The first patch that adds a source file (checkpatch runs spdxcheck.py
+# on its SPDX line; a new Documentation/ABI file has none).
+newfile=
+for f in "${files[@]}"; do
+	if awk '/^diff --git / { p = $4 } /^new file mode/ && p ~ /\.(c|h|sh)$/ { found = 1; exit }
+		END { exit !found }' "$f"; then
+		newfile=$f
+		break
+	fi
+done
+[ -n "$newfile" ] || result FAIL "checkpatch/spdxcheck: no patch of the series adds a source file"
 mkdir -p "$tmp/pybad/git"
 echo 'raise ImportError("GitPython broken on purpose (test-checks)")' >"$tmp/pybad/git/__init__.py"
 expect_pass "checkpatch passes $(basename "$newfile"), which adds files" "$TOP/ci/checkpatch.sh" "$newfile"
