@@ -1,7 +1,7 @@
 #!/bin/sh
 # e1000e's rx vector switched at run time.  Its threaded mode is the NAPI
 # instance's "threaded" setting, which net core owns
-# (netif_set_irq_threaded_auto(), irq_set_mode_hook()): the hard handler
+# (netif_set_irq_threaded_auto(), irq_set_switchable() with set_threaded()): the hard handler
 # stays and only schedules NAPI, which polls in NET_RX softirq in hard mode
 # and in the NAPI instance's kthread in threaded mode.
 #  1. TCP transfers of a known payload from the host arrive intact (md5)
