@@ -5,7 +5,8 @@
 #
 #   ci/bench.sh [irq] [nvme] [udp] [swamp]     (default: all four)
 #   irq    KUnit case bench_round_trip on the fake chip: round trip of an
-#          interrupt raised on another CPU, hard vs threaded (series kernel)
+#          interrupt raised on another CPU, hard vs threaded (bench kernel: a
+#          bench patch adds the case)
 #   nvme   selftests/bench-nvme on the bench kernel (series + bench-patches/,
 #          ci/bench-kernel.sh): fio 4k randread per layout (percpu, swamp) and
 #          mode (hard, threaded-stock, threaded-affinity)
@@ -37,7 +38,10 @@ for w in "${want[@]}"; do case $w in irq | nvme | udp | swamp) ;; *) die "unknow
 accel_of() { sed -n 's/.*(\([0-9]*s\), \([a-z]*\))$/\2/p' "$1" | tail -1; }
 
 bench_irq() {
-	LOGDIR=$BUILD/vm-bench COUNTS=$out/.counts "$TOP/ci/vm.sh" bench-irq >"$out/bench-irq.log" 2>&1 ||
+	# The case is a bench patch's (bench-patches/), not the KUnit suite's
+	local k=$BUILD/benchk/obj/arch/x86/boot/bzImage
+	[ -f "$k" ] || die "no bench kernel at $k: run 'make bench-kernel'"
+	KERNEL=$k LOGDIR=$BUILD/vm-bench COUNTS=$out/.counts "$TOP/ci/vm.sh" bench-irq >"$out/bench-irq.log" 2>&1 ||
 		{ tail -30 "$out/bench-irq.log"; die "the bench-irq boot failed (log: $out/bench-irq.log)"; }
 	sed -n 's/.*# bench_round_trip: bench: //p' "$BUILD/vm-bench/bench-irq/console.log" | tr -d '\r' >"$out/irq-round-trip.csv"
 	[ "$(wc -l <"$out/irq-round-trip.csv")" -ge 3 ] || die "no benchmark lines in $BUILD/vm-bench/bench-irq/console.log"
