@@ -203,8 +203,9 @@ else
 		result FAIL "patch-build names the file it did not compile"
 
 	# The hard interrupt path: a member in front of struct irqaction moves
-	# what the flow handlers read (code and layout fail); one more pointer
-	# at its end makes it three cache lines (layout fails).
+	# what the flow handlers read (code and layout fail); 64 bytes more at
+	# its end make it three cache lines (layout fails). One pointer would
+	# not: it fits in the tail padding of the 128 bytes.
 	git -C "$bad" reset -q --hard HEAD~1
 	expect_pass "hotpath passes the series" "$TOP/ci/hotpath.sh"
 	sed -i 's/^struct irqaction {$/&\n\tunsigned long\t\tirq_series_demo;/' "$bad/include/linux/interrupt.h"
@@ -215,7 +216,7 @@ else
 		result OK "hotpath names the changed code and the moved members" ||
 		result FAIL "hotpath names the changed code and the moved members"
 	git -C "$bad" reset -q --hard HEAD~1
-	sed -i 's/^} ____cacheline_internodealigned_in_smp;$/\tvoid\t\t\t*irq_series_demo;\n&/' "$bad/include/linux/interrupt.h"
+	sed -i 's/^} ____cacheline_internodealigned_in_smp;$/\tchar\t\t\tirq_series_demo[64];\n&/' "$bad/include/linux/interrupt.h"
 	KTREE=$bad kgit commit -q -a -s -m "genirq: Grow struct irqaction on purpose" -m "Test of ci/hotpath.sh."
 	expect_fail "hotpath fails a patch that makes struct irqaction a cache line longer" \
 		env HOT_NEW="$(git -C "$bad" rev-parse HEAD)" "$TOP/ci/hotpath.sh"
