@@ -1,0 +1,73 @@
+#!/bin/sh
+# e1000e's rx vector in a threadirqs boot.  Its action is force threaded at
+# request time; net core owns its threaded file as in every other boot:
+#  1. the vector has its forced irq thread, and the threaded file;
+#  2. after each write through sysfs, the file reads what sysfs set, and
+#     netlink agrees; after each write through the file, netlink reads it
+#     and a NAPI kthread exists exactly in threaded mode;
+#  3. the forced irq thread stays through all of it, and a transfer
+#     arrives intact in each mode.
+. /selftests/guest/lib.sh
+
+md5=
+for a in $(cat /proc/cmdline); do
+	case $a in irqtest.payload_md5=*) md5=${a#*=} ;; esac
+done
+if [ -z "$md5" ]; then fail "the host passed the payload's md5 (irqtest.payload_md5=)"; exit 0; fi
+expect_eq "booted with threadirqs" "$(grep -c threadirqs /proc/cmdline)" 1
+
+ip link set lo up
+ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0
+i=0
+while [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" != 1 ] && [ $i -lt 100 ]; do usleep 100000; i=$((i + 1)); done
+expect_eq "eth0 has carrier" "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" 1
+rxq=eth0-rx-0
+irq=$(irq_of $rxq)
+f=/proc/irq/$irq/$rxq/threaded
+if [ -z "$irq" ] || [ ! -w "$f" ]; then
+	fail "e1000e uses MSI-X and $rxq has a threaded file"
+	diag "$(grep eth0 /proc/interrupts)"
+	exit 0
+fi
+pass "$rxq is irq $irq with $f"
+ithread=$(irq_thread_pid "$irq" "$rxq")
+check "$rxq has its forced irq thread (pid ${ithread:-none})" [ -n "$ithread" ]
+
+printf '#!/bin/sh\nprintf R\ncat >/tmp/rx.bin\nprintf D\n' >/tmp/recv.sh
+chmod +x /tmp/recv.sh
+receive() {
+	rm -f /tmp/rx.bin
+	timeout 120 nc -l -p 5001 -e /tmp/recv.sh >/dev/null 2>&1
+	[ "$(md5sum /tmp/rx.bin 2>/dev/null | cut -d' ' -f1)" = "$md5" ]
+}
+# The rx queue's NAPI instance as netlink reports it: "pid threaded"
+napi_get() {
+	napi_nl get eth0 | awk -v irq=$irq '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		if (v["irq"] == irq) print v["pid"], v["threaded"] }'
+}
+# agree HOW WANT: after a write through HOW, the file and netlink read
+# WANT, a NAPI kthread exists exactly when WANT is 1, the forced irq
+# thread is still there, and a transfer arrives intact.
+agree() {
+	set -- "$1" "$2" $(napi_get)
+	expect_eq "$1: the threaded file reads $2" "$(cat "$f")" "$2"
+	expect_eq "$1: netlink reads threaded=$2" "$4" "$2"
+	if [ "$2" = 0 ]; then expect_eq "$1: no NAPI kthread (netlink pid)" "$3" 0
+	else check "$1: a NAPI kthread (netlink pid $3)" [ "${3:-0}" -gt 0 ]; fi
+	expect_eq "$1: the forced irq thread stays" "$(irq_thread_pid "$irq" "$rxq")" "$ithread"
+	receive; r=$?
+	check "$1: a transfer arrived intact" [ $r = 0 ]
+}
+agree "at boot" 0
+echo 1 >/sys/class/net/eth0/threaded
+agree "sysfs 1" 1
+expect_eq "sysfs 1: sysfs reads 1" "$(cat /sys/class/net/eth0/threaded)" 1
+echo 0 >/sys/class/net/eth0/threaded
+agree "sysfs 0" 0
+echo 1 >"$f"
+agree "file 1" 1
+echo 0 >"$f"
+agree "file 0" 0
+echo 1 >"$f"
+echo 0 >/sys/class/net/eth0/threaded
+agree "file 1, then sysfs 0" 0
