@@ -72,6 +72,10 @@ def check(path, subjects):
             problems.append(f"'{l}': a tag in someone's name needs their word (ALLOWED_TAGS)")
         if len(l) > 75 and not re.match(r"^([A-Za-z-]+: |\s|>|\S+://)", l):
             problems.append(f"changelog line longer than 75: '{l[:40]}...'")
+        # git's commented conflict list, kept by a commit made during a
+        # rebase without an editor to strip it
+        if re.match(r"^# Conflicts:|^#\t", l):
+            problems.append(f"leftover of a conflict resolution in the changelog: '{l}'")
     return problems
 
 

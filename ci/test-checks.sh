@@ -60,6 +60,8 @@ grep -v '^Signed-off-by: ' "$good" >"$tmp/0001-no-sob.patch"
 expect_fail "series-format fails a patch without Signed-off-by" "$TOP/ci/series-format.py" "$tmp/0001-no-sob.patch"
 sed '0,/^Signed-off-by: /s//Reviewed-by: Some Maintainer <maint@example.org>\nSigned-off-by: /' "$good" >"$tmp/0001-tag.patch"
 expect_fail "series-format fails a tag in someone else's name" "$TOP/ci/series-format.py" "$tmp/0001-tag.patch"
+sed '0,/^Signed-off-by: .*/s//&\n\n# Conflicts:\n#\tkernel\/irq\/manage.c/' "$good" >"$tmp/0001-conflicts.patch"
+expect_fail "series-format fails a changelog that kept git's conflict list" "$TOP/ci/series-format.py" "$tmp/0001-conflicts.patch"
 
 expect_pass "checkpatch passes the first genirq: Add patch" "$TOP/ci/checkpatch.sh" "$good"
 # Add trailing whitespace to the first added code line of the patch.
