@@ -6,7 +6,9 @@
 #     netlink agrees; after each write through the file, netlink reads it
 #     and a NAPI kthread exists exactly in threaded mode;
 #  3. the forced irq thread stays through all of it, and a transfer
-#     arrives intact in each mode.
+#     arrives intact in each mode;
+#  4. down and up: the file goes with the vector, comes back with the new
+#     forced action, owned again, with the setting kept.
 . /selftests/guest/lib.sh
 
 md5=
@@ -71,3 +73,21 @@ agree "file 0" 0
 echo 1 >"$f"
 echo 0 >/sys/class/net/eth0/threaded
 agree "file 1, then sysfs 0" 0
+
+# 4. Down and up: net core gives the forced action its own file back
+#    (irq_clear_switchable()) before e1000e frees it, and takes the new
+#    action's file again once it is requested.
+echo 1 >"$f"
+ip link set eth0 down
+check "down: the rx vector and its file are gone" [ ! -e "$f" ]
+ip link set eth0 up
+i=0
+while [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" != 1 ] && [ $i -lt 100 ]; do usleep 100000; i=$((i + 1)); done
+irq=$(irq_of $rxq)
+f=/proc/irq/$irq/$rxq/threaded
+check "up again: $rxq (irq $irq) has its threaded file" [ -w "$f" ]
+ithread=$(irq_thread_pid "$irq" "$rxq")
+check "up again: $rxq has a forced irq thread (pid ${ithread:-none})" [ -n "$ithread" ]
+agree "up again, the setting kept" 1
+echo 0 >"$f"
+agree "up again, file 0" 0
