@@ -3,7 +3,8 @@
 #
 #   ci/deps.sh          what 'make' (the demo) and 'make vmtest' use: the
 #                       compiler and kernel build tools, QEMU for x86_64,
-#                       busybox and fio for the guest, and the kernel base
+#                       busybox, fio, python3 with PyYAML and iproute2 for
+#                       the guest, and the kernel base
 #   ci/deps.sh check    also the checkers and the cross columns of 'make
 #                       check': sparse (built from sid's source, below),
 #                       Coccinelle, pahole, python3-ply and python3-git
@@ -36,7 +37,7 @@ set -euo pipefail
 group=${1:-base}
 PKGS=(build-essential gcc make git perl python3 xz-utils binutils
 	flex bison bc libelf-dev libssl-dev cpio rsync ccache kmod dpkg-dev
-	qemu-system-x86 busybox-static fio)
+	qemu-system-x86 busybox-static fio python3-yaml iproute2)
 case $group in
 base) ;;
 check) PKGS+=(dwarves coccinelle python3-ply python3-git libxml2-dev pkg-config

@@ -71,8 +71,8 @@ for c in "$TOP"/selftests/guest/*.c; do
 done
 
 # The series' kselftests, built statically from the kernel tree: the irq
-# tests, and the net fix's netdevsim test (selftests/netdevsim-napi).
-KSFT_TARGETS=${KSFT_TARGETS:-irq drivers/net/netdevsim}
+# tests.  (The net fix's test is a Python one, below.)
+KSFT_TARGETS=${KSFT_TARGETS:-irq}
 for t in $KSFT_TARGETS; do
 	ksrc=$KTREE/tools/testing/selftests/$t
 	if [ ! -d "$ksrc" ]; then
@@ -91,6 +91,46 @@ for t in $KSFT_TARGETS; do
 	cp "$KTREE/tools/testing/selftests/kselftest/ktap_helpers.sh" "$root/kselftests/kselftest/"
 	[ -f "$ksrc/settings" ] && cp "$ksrc/settings" "$root/kselftests/$t/"
 done
+# The netdev Python kselftests (tools/testing/selftests/net/lib/py), x86
+# only: Debian's python3 with its standard library (less its tests, GUI
+# and build files), PyYAML (the YNL library reads its specs with it),
+# iproute2's ip in /usr/sbin (lib/py parses 'ip -j'; busybox's ip stays
+# first in PATH for the other scripts), and the tests with lib/py, the YNL
+# library and the netlink specs in the kernel tree's layout under /ksrc,
+# where lib/py finds them.  The guest has no udev: its udevadm, which
+# NetdevSimDev calls to settle, has nothing to wait for.
+PY_TESTS=${PY_TESTS:-net/napi_threaded_down.py}
+if [ "$KARCH" = x86_64 ]; then
+	py=$(readlink -f /usr/bin/python3)
+	pylib=/usr/lib/$(basename "$py")
+	[ -d "$pylib" ] && [ -d /usr/lib/python3/dist-packages/yaml ] && [ -x /usr/sbin/ip ] ||
+		die "python3, python3-yaml or iproute2 missing: run 'make deps'"
+	copy_with_libs "$py"
+	ln -s "$(basename "$py")" "$root/usr/bin/python3"
+	# the tests' "#!/usr/bin/env python3" (busybox installs its applets in /bin)
+	ln -s /bin/busybox "$root/usr/bin/env"
+	for so in "$pylib"/lib-dynload/*.so; do copy_with_libs "$so"; done
+	tar -C / --exclude=__pycache__ --exclude="${pylib#/}"/{test,idlelib,tkinter,turtledemo,ensurepip,lib2to3,pydoc_data,distutils,site-packages,dist-packages,lib-dynload} \
+		--exclude="${pylib#/}/config-*" -cf - "${pylib#/}" | tar -C "$root" -xf -
+	mkdir -p "$root/usr/lib/python3/dist-packages"
+	cp -r /usr/lib/python3/dist-packages/yaml "$root/usr/lib/python3/dist-packages/"
+	copy_with_libs /usr/sbin/ip
+	printf '#!/bin/sh\n# No udev in the test guest: nothing to settle.\nexit 0\n' >"$root/usr/sbin/udevadm"
+	chmod 755 "$root/usr/sbin/udevadm"
+	ks=$root/ksrc/tools/testing/selftests
+	mkdir -p "$ks/net" "$root/ksrc/tools/net/ynl" "$root/ksrc/Documentation/netlink"
+	cp -r "$KTREE/tools/testing/selftests/net/lib" "$ks/net/"
+	cp -r "$KTREE/tools/net/ynl/pyynl" "$root/ksrc/tools/net/ynl/"
+	cp -r "$KTREE/Documentation/netlink/specs" "$root/ksrc/Documentation/netlink/"
+	for t in $PY_TESTS; do
+		if [ -f "$KTREE/tools/testing/selftests/$t" ]; then
+			install -m 755 "$KTREE/tools/testing/selftests/$t" "$ks/$t"
+		else
+			note "Python kselftest $t: not in $KTREE (series not applied?), left out"
+		fi
+	done
+	find "$root/ksrc" -name __pycache__ -prune -exec rm -rf {} +
+fi
 install -m 755 "$TOP/selftests/guest/init" "$root/init"
 
 mkdir -p "$(dirname "$OUT")"

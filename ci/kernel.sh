@@ -15,8 +15,8 @@ karch_env
 mkdir -p "$KOUT"
 # Fragments, then the config files of our VM scenarios and of the kernel
 # tree's kselftests that the VM runs and whose config fits a kernel without
-# modules (KSFT_CONFIGS; drivers/net/netdevsim's asks for modules, so
-# selftests/netdevsim-napi/config builds netdevsim in).
+# modules (KSFT_CONFIGS; net's asks for netdevsim as a module, so
+# selftests/netdevsim-napi/config builds it in).
 mapfile -t frags < <(ls "$TOP"/kconfig-fragments/*.config; ls "$TOP"/selftests/*/config 2>/dev/null
 	for t in ${KSFT_CONFIGS:-irq}; do ls "$KTREE/tools/testing/selftests/$t/config" 2>/dev/null; done
 	true)

@@ -10,7 +10,7 @@ set -uo pipefail
 
 dir=${1:-$TOP}
 BASE_REF=refs/irq-series/base
-NET_FIX_RE='^Subject: \[PATCH[^]]*\] (net: Don'"'"'t wait for a disabled NAPI|netdevsim: |selftests/netdevsim: )'
+NET_FIX_RE='^Subject: \[PATCH[^]]*\] (net: don'"'"'t wait for a disabled NAPI|netdevsim: |selftests: net: test turning threaded NAPI)'
 pdir=$dir/patches
 [ -d "$pdir" ] || pdir=$dir
 idx=$(mktemp); trap 'rm -f "$idx"' EXIT

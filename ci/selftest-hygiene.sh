@@ -20,9 +20,9 @@ for c in "${commits[@]}"; do
 	[ ${#want[@]} = 0 ] || [[ " ${want[*]} " == *" $n "* ]] || continue
 	problems=()
 	# A kselftest's directory: that of the file, or the closest one above
-	# it with a Makefile (irq, drivers/net/netdevsim).  A new directory
-	# must be a TARGET; one the base has is left as upstream keeps it
-	# (netdev's CI runs drivers/net/netdevsim, which is not a TARGET).
+	# it with a Makefile (irq, net).  A new directory must be a TARGET;
+	# one the base has is left as upstream keeps it (netdev's CI also
+	# runs directories that are not TARGETS, drivers/net/netdevsim).
 	targets=$(at "$c" tools/testing/selftests/Makefile | sed -n 's/^TARGETS += //p')
 	for d in $(git -C "$KTREE" show --format= --name-only "$c" | grep '^tools/testing/selftests/.*/' |
 		xargs -r -n1 dirname | sort -u); do

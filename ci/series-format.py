@@ -4,8 +4,10 @@
   ci/series-format.py PATCH...
 
 Per patch: a 'From <sha>' mbox line; a Signed-off-by of the author; the
-subject 'subsys: Capitalised imperative summary', at most 75 characters and
-unique in the series; the changelog wrapped at 75 columns (tags, URLs and
+subject 'subsys: Capitalised imperative summary' ('subsys: lowercase
+summary' allowed where netdev's trees take it: net, netdevsim, the net
+selftests and the Intel NIC drivers), at most 75 characters and unique
+in the series; the changelog wrapped at 75 columns (tags, URLs and
 quoted output excepted); only the project identity signs, and tags that
 speak for other people (Reviewed-by, Tested-by, Acked-by, Suggested-by,
 Reported-by) are refused unless listed in ALLOWED_TAGS (given by them).
@@ -18,6 +20,9 @@ import sys
 ALLOWED_TAGS = set(filter(None, os.environ.get("ALLOWED_TAGS", "").split(",")))
 PERSON_TAGS = ("Reviewed-by", "Tested-by", "Acked-by", "Suggested-by",
                "Reported-by", "Co-developed-by")
+# netdev's subjects: "net: fix ...", "selftests: net: add ..."
+NETDEV_PREFIX = re.compile(r"^(net|netdevsim|e1000e|ixgbe|igb|"
+                           r"selftests: (drivers: )?net)(/[a-zA-Z0-9_.-]+)*: ")
 # Words that give a subject away as not imperative ("Added", "Fixes", ...).
 NOT_IMPERATIVE = re.compile(r"^(Added|Adds|Adding|Fixed|Fixes|Fixing|Changed|"
                             r"Changes|Changing|Removed|Removes|Removing|Updated|"
@@ -45,7 +50,10 @@ def check(path, subjects):
         problems.append("not git format-patch output (no 'From <sha>' line)")
     subj = re.sub(r"^\[[^]]*\]\s*", "", hdr.get("Subject", ""))
     author = hdr.get("From", "")
-    if not re.match(r"^[a-zA-Z0-9_./-]+(/[a-zA-Z0-9_.-]+)*: [A-Z]", subj):
+    if NETDEV_PREFIX.match(subj):
+        if not re.match(NETDEV_PREFIX.pattern + r"[a-zA-Z]", subj):
+            problems.append(f"subject '{subj}' is not 'subsys: summary'")
+    elif not re.match(r"^[a-zA-Z0-9_./-]+(/[a-zA-Z0-9_.-]+)*: [A-Z]", subj):
         problems.append(f"subject '{subj}' is not 'subsys: Capitalised summary'")
     summary = subj.split(": ", 1)[-1]
     if NOT_IMPERATIVE.match(summary):

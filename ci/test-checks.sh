@@ -54,6 +54,8 @@ good=$(grep -l '^Subject: \[PATCH\] genirq: Add ' "${files[@]}" | head -n 1)
 expect_pass "series-format passes the series" "$TOP/ci/series-format.py" "${files[@]}"
 sed 's/^Subject: \[PATCH\] genirq: /Subject: [PATCH] /' "$good" >"$tmp/0001-bad-subject.patch"
 expect_fail "series-format fails a subject without subsystem prefix" "$TOP/ci/series-format.py" "$tmp/0001-bad-subject.patch"
+sed 's/^Subject: \[PATCH\] genirq: Add /Subject: [PATCH] genirq: add /' "$good" >"$tmp/0001-lowercase.patch"
+expect_fail "series-format fails a lowercase summary outside netdev's trees" "$TOP/ci/series-format.py" "$tmp/0001-lowercase.patch"
 sed 's/^Subject: \[PATCH\] genirq: Add /Subject: [PATCH] genirq: Added /' "$good" >"$tmp/0001-not-imperative.patch"
 expect_fail "series-format fails a subject not in imperative mood" "$TOP/ci/series-format.py" "$tmp/0001-not-imperative.patch"
 grep -v '^Signed-off-by: ' "$good" >"$tmp/0001-no-sob.patch"

@@ -46,11 +46,13 @@ last_cpu() { awk '{ print $39 }' "/proc/$1/stat"; }
 # is_one_cpu LIST: true when a cpulist names exactly one CPU.
 is_one_cpu() { case "$1" in '' | *[!0-9]*) return 1 ;; esac; }
 
-# run_kselftest DIR/PROG: runs a kselftest binary from /kselftests and
-# reports each of its results as one of ours ("DIR/PROG: name").  A skipped
-# program is one skipped result; a program with no result line fails.
+# run_kselftest DIR/PROG: runs a kselftest from /kselftests (a Python one
+# from /ksrc, the kernel tree's layout its lib/py needs) and reports each
+# of its results as one of ours ("DIR/PROG: name").  A skipped program is
+# one skipped result; a program with no result line fails.
 run_kselftest() {
 	bin=/kselftests/$1
+	case "$1" in *.py) bin=/ksrc/tools/testing/selftests/$1 ;; esac
 	if [ ! -x "$bin" ]; then
 		fail "$1: built into the initramfs"
 		return

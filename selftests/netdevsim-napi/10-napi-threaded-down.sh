@@ -1,7 +1,9 @@
 #!/bin/sh
-# The kselftest of the net fix (patch 16), from the kernel tree: threaded
+# The kselftest of the net fix (patch 17), from the kernel tree: threaded
 # NAPI off on a closed netdevsim device that keeps its NAPI instances.
+# It is in netdev's Python form; lib/py runs iproute2's ip (/usr/sbin).
 . /selftests/guest/lib.sh
 
-run_kselftest drivers/net/netdevsim/napi_threaded_down.sh
+export PATH=/usr/sbin:$PATH
+run_kselftest net/napi_threaded_down.py
 exit 0
