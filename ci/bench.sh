@@ -3,7 +3,7 @@
 # build/bench/.  Not tests: numbers from one boot, compared side by side as
 # ratios, because these machines are noisy.
 #
-#   ci/bench.sh [irq] [nvme] [udp] [swamp]     (default: all four)
+#   ci/bench.sh [irq] [nvme] [udp] [swamp] [autothread]   (default: all)
 #   irq    KUnit case bench_round_trip on the fake chip: round trip of an
 #          interrupt raised on another CPU, hard vs threaded (bench kernel: a
 #          bench patch adds the case)
@@ -22,6 +22,11 @@
 #          interrupt's CPU only), L1hog, L2 (on every CPU), L3 (qd 1) and
 #          a sweep of completion cost against entry cost; ratios paired by
 #          round, with bootstrap intervals
+#   autothread  selftests/bench-autothread on the series kernel: a UDP
+#          flood on e1000e's rx vector, whose CPU also runs a CPU-bound
+#          task; the vector hard irq, threaded NAPI (its file), or left to
+#          irq-autothread; the task's work and the receive rate paired
+#          against hard irq by round, with bootstrap intervals
 #   BENCH_KARGS="irqbench.runtime=10 irqbench.rounds=2"  (the defaults;
 #          swamp: SWAMP_KARGS="swamp.runtime=1 swamp.rounds=10
 #          swamp.ratios=0.5,1,2,5,15 swamp.hog_ratios=1,5,15
@@ -33,8 +38,8 @@ need_deps bench || exit 1
 
 out=$BUILD/bench
 mkdir -p "$out"
-want=("$@"); [ ${#want[@]} -gt 0 ] || want=(irq nvme udp swamp)
-for w in "${want[@]}"; do case $w in irq | nvme | udp | swamp) ;; *) die "unknown benchmark '$w' (irq, nvme, udp, swamp)" ;; esac; done
+want=("$@"); [ ${#want[@]} -gt 0 ] || want=(irq nvme udp swamp autothread)
+for w in "${want[@]}"; do case $w in irq | nvme | udp | swamp | autothread) ;; *) die "unknown benchmark '$w' (irq, nvme, udp, swamp, autothread)" ;; esac; done
 accel_of() { sed -n 's/.*(\([0-9]*s\), \([a-z]*\))$/\2/p' "$1" | tail -1; }
 
 bench_irq() {
@@ -174,6 +179,21 @@ bench_swamp() {
 	echo "Swamp model (bench-patches/), $(accel_of "$out/bench-swamp.log"); QEMU's vCPU threads not pinned, placed by the host scheduler:"
 	python3 "$TOP/ci/bench-swamp.py" "$tap" "$out" || die "no swamp table from $tap"
 	echo "CSV: $out/swamp.csv (rows), $out/swamp-runs.csv (every run), verdict: $out/swamp-verdict.txt"
+}
+
+bench_autothread() {
+	local tap=$BUILD/vm-bench/bench-autothread/tap.txt
+	if [ "${BENCH_REUSE:-0}" = 1 ] && [ -f "$tap" ]; then
+		note "BENCH_REUSE=1: tables from the last bench-autothread boot"
+	else
+		note "autothread: one boot, 3 modes x 10 rounds of 8 s floods, ~10 min under TCG (log: $out/bench-autothread.log)"
+		KARGS_EXTRA="${AUTOTHREAD_KARGS:-}" LOGDIR=$BUILD/vm-bench COUNTS=$out/.counts \
+			"$TOP/ci/vm.sh" bench-autothread >"$out/bench-autothread.log" 2>&1 ||
+			{ tail -40 "$out/bench-autothread.log"; die "the bench-autothread boot failed (log: $out/bench-autothread.log)"; }
+	fi
+	echo "irq-autothread on e1000e's rx vector, $(accel_of "$out/bench-autothread.log"); task and rx vector on CPU 1, receiver on CPU 0:"
+	python3 "$TOP/ci/bench-autothread.py" "$tap" "$out" || die "no autothread table from $tap"
+	echo "CSV: $out/autothread.csv (rows), $out/autothread-runs.csv (every run)"
 }
 
 for w in "${want[@]}"; do "bench_$w"; done

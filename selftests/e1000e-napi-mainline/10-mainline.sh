@@ -14,20 +14,11 @@
 #  4. threaded=0, down and up: still 0 and no kthread.
 # Where the file exists (the series), it reads what sysfs set.
 . /selftests/guest/lib.sh
+. /selftests/guest/e1000e.sh
 
-md5=
-for a in $(cat /proc/cmdline); do
-	case $a in irqtest.payload_md5=*) md5=${a#*=} ;; esac
-done
-if [ -z "$md5" ]; then fail "the host passed the payload's md5 (irqtest.payload_md5=)"; exit 0; fi
-
-ip link set lo up
-ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0
-carrier() {
-	i=0
-	while [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" != 1 ] && [ $i -lt 100 ]; do usleep 100000; i=$((i + 1)); done
-	expect_eq "$1: eth0 has carrier" "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" 1
-}
+e1000e_payload || exit 0
+e1000e_up
+carrier() { e1000e_carrier "$1"; }
 carrier "up"
 rxq=eth0-rx-0
 irq=$(irq_of $rxq)
@@ -38,18 +29,8 @@ all=0-$((ncpu - 1))
 if [ "$ncpu" -lt 3 ]; then fail "at least 3 CPUs ($ncpu)"; exit 0; fi
 irq_cpu=$((ncpu - 1)) pin=1 other=2
 
-printf '#!/bin/sh\nprintf R\ncat >/tmp/rx.bin\nprintf D\n' >/tmp/recv.sh
-chmod +x /tmp/recv.sh
-receive() {
-	rm -f /tmp/rx.bin
-	timeout 120 nc -l -p 5001 -e /tmp/recv.sh >/dev/null 2>&1
-	[ "$(md5sum /tmp/rx.bin 2>/dev/null | cut -d' ' -f1)" = "$md5" ]
-}
 # The rx queue's NAPI instance as netlink reports it: "pid threaded"
-napi_get() {
-	napi_nl get eth0 | awk -v irq=$irq '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-		if (v["irq"] == irq) print v["pid"], v["threaded"] }'
-}
+napi_get() { e1000e_napi pid threaded; }
 # The NAPI kthreads of eth0, by name (napi/eth0-<id>)
 napi_kthreads() {
 	for p in /proc/[0-9]*; do

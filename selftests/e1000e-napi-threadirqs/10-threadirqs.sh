@@ -10,19 +10,13 @@
 #  4. down and up: the file goes with the vector, comes back with the new
 #     forced action, owned again, with the setting kept.
 . /selftests/guest/lib.sh
+. /selftests/guest/e1000e.sh
 
-md5=
-for a in $(cat /proc/cmdline); do
-	case $a in irqtest.payload_md5=*) md5=${a#*=} ;; esac
-done
-if [ -z "$md5" ]; then fail "the host passed the payload's md5 (irqtest.payload_md5=)"; exit 0; fi
+e1000e_payload || exit 0
 expect_eq "booted with threadirqs" "$(grep -c threadirqs /proc/cmdline)" 1
 
-ip link set lo up
-ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0
-i=0
-while [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" != 1 ] && [ $i -lt 100 ]; do usleep 100000; i=$((i + 1)); done
-expect_eq "eth0 has carrier" "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" 1
+e1000e_up
+e1000e_carrier
 rxq=eth0-rx-0
 irq=$(irq_of $rxq)
 f=/proc/irq/$irq/$rxq/threaded
@@ -35,18 +29,8 @@ pass "$rxq is irq $irq with $f"
 ithread=$(irq_thread_pid "$irq" "$rxq")
 check "$rxq has its forced irq thread (pid ${ithread:-none})" [ -n "$ithread" ]
 
-printf '#!/bin/sh\nprintf R\ncat >/tmp/rx.bin\nprintf D\n' >/tmp/recv.sh
-chmod +x /tmp/recv.sh
-receive() {
-	rm -f /tmp/rx.bin
-	timeout 120 nc -l -p 5001 -e /tmp/recv.sh >/dev/null 2>&1
-	[ "$(md5sum /tmp/rx.bin 2>/dev/null | cut -d' ' -f1)" = "$md5" ]
-}
 # The rx queue's NAPI instance as netlink reports it: "pid threaded"
-napi_get() {
-	napi_nl get eth0 | awk -v irq=$irq '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-		if (v["irq"] == irq) print v["pid"], v["threaded"] }'
-}
+napi_get() { e1000e_napi pid threaded; }
 # agree HOW WANT: after a write through HOW, the file and netlink read
 # WANT, a NAPI kthread exists exactly when WANT is 1, the forced irq
 # thread is still there, and a transfer arrives intact.
@@ -81,8 +65,7 @@ echo 1 >"$f"
 ip link set eth0 down
 check "down: the rx vector and its file are gone" [ ! -e "$f" ]
 ip link set eth0 up
-i=0
-while [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" != 1 ] && [ $i -lt 100 ]; do usleep 100000; i=$((i + 1)); done
+e1000e_carrier "up again"
 irq=$(irq_of $rxq)
 f=/proc/irq/$irq/$rxq/threaded
 check "up again: $rxq (irq $irq) has its threaded file" [ -w "$f" ]

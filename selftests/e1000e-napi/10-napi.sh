@@ -33,22 +33,12 @@
 #  7. Renamed (down, rename, up): the rx vector's directory and threaded
 #     file carry the new name and switch; the tx vector has no file.
 . /selftests/guest/lib.sh
+. /selftests/guest/e1000e.sh
 
 TOGGLES=${TOGGLES:-200}
-md5= bytes=
-for a in $(cat /proc/cmdline); do
-	case $a in
-	irqtest.payload_md5=*) md5=${a#*=} ;;
-	irqtest.payload_bytes=*) bytes=${a#*=} ;;
-	esac
-done
-if [ -z "$md5" ]; then fail "the host passed the payload's md5 (irqtest.payload_md5=)"; exit 0; fi
-
-ip link set lo up
-ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0
-i=0
-while [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" != 1 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-expect_eq "eth0 has carrier" "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" 1
+e1000e_payload || exit 0
+e1000e_up
+e1000e_carrier
 rxq=eth0-rx-0
 irq=$(irq_of $rxq)
 f=/proc/irq/$irq/$rxq/threaded
@@ -59,15 +49,6 @@ if [ -z "$irq" ] || [ ! -w "$f" ]; then
 fi
 pass "$rxq is irq $irq with $f"
 
-printf '#!/bin/sh\nprintf R\ncat >/tmp/rx.bin\nprintf D\n' >/tmp/recv.sh
-chmod +x /tmp/recv.sh
-# receive: one transfer from the host; true when it arrived intact.
-receive() {
-	rm -f /tmp/rx.bin
-	timeout 120 nc -l -p 5001 -e /tmp/recv.sh >/dev/null 2>&1
-	got=$(md5sum /tmp/rx.bin 2>/dev/null | cut -d' ' -f1)
-	[ "$got" = "$md5" ]
-}
 net_rx() { awk '$1 == "NET_RX:" { for (i = 2; i <= NF; i++) s += $i } END { print s + 0 }' /proc/softirqs; }
 rx_irqs() { awk -v q=$rxq '$NF == q { for (i = 2; i < NF; i++) if ($i ~ /^[0-9]+$/) s += $i } END { print s + 0 }' /proc/interrupts; }
 wakeups() { awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
@@ -109,10 +90,7 @@ expect_eq "eth0 still has carrier" "$(cat /sys/class/net/eth0/carrier)" 1
 no_irq_thread() { ! irq_thread_pid "$irq" "$rxq" >/dev/null; }
 no_napi() { ! napi_nl set "$1" 1 2>/dev/null; }
 # The NAPI instance of the rx queue, as netlink reports it: "id irq pid threaded"
-napi_get() {
-	napi_nl get eth0 | awk -v irq=$irq '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-		if (v["irq"] == irq) print v["id"], v["irq"], v["pid"], v["threaded"] }'
-}
+napi_get() { e1000e_napi id irq pid threaded; }
 # wait_napi T: poll until netlink reports threaded=T, at most 5 s (the
 # switch is done when the write returns: this only bounds a failure);
 # prints the instance's line.
@@ -265,8 +243,7 @@ ip link set eth0 down
 expect_eq "proc 1, then down: the NAPI kthread stays, as in mainline" "$(napi_kthreads)" "$kpid "
 check "proc 1, then down: the rx vector is freed, and its file with it" [ ! -e "$f" ]
 ip link set eth0 up
-i=0
-while [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" != 1 ] && [ $i -lt 100 ]; do usleep 100000; i=$((i + 1)); done
+e1000e_carrier "proc 1, down, up"
 set -- $(napi_get)
 expect_eq "... up again: netlink reads threaded=1" "$4" 1
 expect_eq "... up again: the same NAPI kthread" "$3" "$kpid"
@@ -279,8 +256,7 @@ echo 0 >"$f"
 ip link set eth0 down
 echo 1 >/sys/class/net/eth0/threaded
 ip link set eth0 up
-i=0
-while [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" != 1 ] && [ $i -lt 100 ]; do usleep 100000; i=$((i + 1)); done
+e1000e_carrier "sysfs 1 while down, up"
 agree "sysfs 1 while down, then up" 1
 echo 0 >"$f"
 ip link set eth0 down
@@ -294,8 +270,7 @@ if sysfs_threaded_bounded 0 "threaded, then down"; then
 	sysfs_threaded_bounded 1 "down, then threaded" &&
 		sysfs_threaded_bounded 0 "down, then threaded" &&
 		ip link set eth0 up && {
-		i=0
-		while [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" != 1 ] && [ $i -lt 100 ]; do usleep 100000; i=$((i + 1)); done
+		e1000e_carrier "threaded off while down, up"
 		expect_eq "up again: softirq mode (netlink threaded=0)" "$(napi_get | awk '{ print $4 }')" 0
 		check "up again: a transfer is intact" receive
 	}
