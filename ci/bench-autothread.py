@@ -9,7 +9,8 @@ Writes OUTDIR/autothread-runs.csv (every run) and OUTDIR/autothread.csv
 round, in a new random order per round; a mode's ratio to hard irq is
 taken per round (paired), as a log-ratio, and the row gives its
 geometric mean over the rounds with a bootstrap 95% interval (rounds
-resampled, pairs kept).
+resampled, pairs kept); a run whose count is 0 (lost) is left out of
+its pairs, and the CI column says how many pairs there were.
 """
 import csv
 import math
@@ -41,7 +42,7 @@ def main():
         line = line.strip()
         if line.startswith("# bench: autothread,"):
             f = line[len("# bench: autothread,"):].split(",")
-            if len(f) == len(FIELDS) - 1:
+            if len(f) == len(FIELDS):
                 runs.append(dict(zip(FIELDS, [f[0]] + [float(x) for x in f[1:]])))
     if not runs:
         sys.exit("bench-autothread.py: no runs in %s" % tap)
@@ -62,13 +63,14 @@ def main():
         rr = paired({k: r["rx_per_s"] for k, r in by[m].items()},
                     {k: r["rx_per_s"] for k, r in by["hard"].items()}, rng)
         sw = sum(r["to_threaded"] + r["to_hard"] for r in by[m].values())
-        rows.append([m, len(by[m]), med["work_per_s"], "%.3f" % wr[0], "%.3f-%.3f" % wr[1:3],
-                     med["rx_per_s"], "%.3f" % rr[0], "%.3f-%.3f" % rr[1:3],
+        rows.append([m, len(by[m]), med["work_per_s"], "%.3f" % wr[0],
+                     "%.3f-%.3f (%d)" % (wr[1], wr[2], wr[3]),
+                     med["rx_per_s"], "%.3f" % rr[0], "%.3f-%.3f (%d)" % (rr[1], rr[2], rr[3]),
                      "%d/%d" % (sum(r["to_threaded"] for r in by[m].values()),
                                 sum(r["to_hard"] for r in by[m].values())) if sw else "-",
                      med["threaded_pct"], med["netrx_cpu1_per_s"]])
-    head = ["mode", "runs", "task it/s", "task vs hard", "95% CI", "rx dgram/s",
-            "rx vs hard", "95% CI", "switches thr/hard", "threaded % (median)",
+    head = ["mode", "runs", "task it/s", "task vs hard", "95% CI (pairs)", "rx dgram/s",
+            "rx vs hard", "95% CI (pairs)", "switches thr/hard", "threaded % (median)",
             "NET_RX/s CPU1"]
     with open(out + "/autothread.csv", "w", newline="") as fh:
         w = csv.writer(fh)

@@ -4,8 +4,11 @@
 #   apply        the series applies patch by patch to the pristine base
 #                (git apply into a scratch index: what git am does, without
 #                a checkout)
-#   checkpatch   scripts/checkpatch.pl --strict of the base, nothing ignored
-#   format       subject, sign-off, tags and wrapping (ci/series-format.py)
+#   checkpatch   scripts/checkpatch.pl --strict of the base, nothing ignored,
+#                on the patch as make send mails it (ci/mails.sh: the
+#                sender's From: and Signed-off-by; a stand-in without one)
+#   format       subject, tags and wrapping (ci/series-format.py), of the
+#                patch (no sign-off) and of its mail (the sender's only)
 #   maintainers  get_maintainer.pl finds maintainers, new files are covered
 #   kernel-doc   scripts/kernel-doc -none -Wall adds no warning (ci/kerneldoc.sh)
 #   cocci        no new Coccinelle report (scripts/coccinelle, report mode)
@@ -63,15 +66,27 @@ for p in "${files[@]}"; do
 		res[$b,apply]=ok
 	else res[$b,apply]=FAIL; broken=1; fi
 done
+# checkpatch and the format check read what make send mails: the patches
+# with the sender's From: and sign-off (ci/mails.sh); the format check
+# also reads patches/ (no sign-off there).
+mails=$logdir/mails
+progress "check: the mails (ci/mails.sh)"
+if [ -n "$broken" ] || ! "$TOP/ci/mails.sh" "$mails" >"$logdir/mails.log" 2>&1; then mails=; fi
 "$TOP/ci/series-format.py" "${files[@]}" >"$logdir/series.format" 2>&1
+[ -z "$mails" ] || "$TOP/ci/series-format.py" --mail "$mails"/[0-9]*.patch >>"$logdir/series.format" 2>&1
 k=0
 for p in "${files[@]}"; do
 	b=$(basename "$p")
 	k=$((k + 1))
 	progress "check: checkpatch --strict, maintainers: patch $k/${#files[@]}"
-	"$TOP/ci/checkpatch.sh" "$p" >"$logdir/$b.checkpatch" 2>&1 && res[$b,checkpatch]=ok || res[$b,checkpatch]=FAIL
+	if [ -n "$mails" ] && [ -f "$mails/$b" ]; then
+		"$TOP/ci/checkpatch.sh" "$mails/$b" >"$logdir/$b.checkpatch" 2>&1 && res[$b,checkpatch]=ok || res[$b,checkpatch]=FAIL
+	else
+		echo "no mail of $b (ci/mails.sh failed: $logdir/mails.log)" >"$logdir/$b.checkpatch"
+		res[$b,checkpatch]=FAIL
+	fi
 	"$TOP/ci/maintainers.sh" "$p" >"$logdir/$b.maintainers" 2>&1 && res[$b,maintainers]=ok || res[$b,maintainers]=FAIL
-	grep -q "^ok     $b" "$logdir/series.format" && res[$b,format]=ok || res[$b,format]=FAIL
+	[ "$(grep -c "^ok     $b\$" "$logdir/series.format")" = 2 ] && res[$b,format]=ok || res[$b,format]=FAIL
 done
 
 CROSS_ARCHES=${CROSS_ARCHES-arm64 powerpc}

@@ -127,3 +127,25 @@ tree_ids() {
 		git -C "$KTREE" show --format= "$c" | git patch-id --stable | cut -d' ' -f1
 	done
 }
+
+# sender_identity: the person who mails the series, in SENDER_NAME and
+# SENDER_EMAIL; SENDER_PLACEHOLDER=1 when there is none.  The Developer's
+# Certificate of Origin needs a real identity: the sender is the author
+# of record of every mail and its only Signed-off-by.  It comes from
+# PROJECT_NAME/PROJECT_EMAIL when they are set to something other than
+# the placeholder, else from git (user.name, user.email).
+PLACEHOLDER_NAME="Threadable IRQ Project" PLACEHOLDER_EMAIL=threadable-irq@example.org
+sender_identity() {
+	if [ "$PROJECT_NAME" != "$PLACEHOLDER_NAME" ] || [ "$PROJECT_EMAIL" != "$PLACEHOLDER_EMAIL" ]; then
+		SENDER_NAME=$PROJECT_NAME SENDER_EMAIL=$PROJECT_EMAIL
+	else
+		SENDER_NAME=$(git -C "$KTREE" config user.name 2>/dev/null || true)
+		SENDER_EMAIL=$(git -C "$KTREE" config user.email 2>/dev/null || true)
+	fi
+	SENDER_PLACEHOLDER=0
+	if [ -z "$SENDER_NAME" ] || [ -z "$SENDER_EMAIL" ] ||
+		[ "$SENDER_EMAIL" = "$PLACEHOLDER_EMAIL" ] || [ "$SENDER_NAME" = "$PLACEHOLDER_NAME" ]; then
+		SENDER_PLACEHOLDER=1 SENDER_NAME=$PLACEHOLDER_NAME SENDER_EMAIL=$PLACEHOLDER_EMAIL
+	fi
+}
+

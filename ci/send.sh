@@ -23,25 +23,13 @@ PREFIX="PATCH${SERIES_VERSION:+ v$SERIES_VERSION}"
 [ "$SERIES_VERSION" != 1 ] || PREFIX=PATCH
 out=${MAIL_DIR:-$BUILD/mail}
 rm -rf "$out"; mkdir -p "$out"
-# The sender: the person who mails the series.  The Developer's
-# Certificate of Origin needs a real identity, and one who sends patches
-# another wrote adds a Signed-off-by of their own (clause (c)).  It comes
-# from PROJECT_NAME/PROJECT_EMAIL when they are set to something other
-# than the placeholder, else from git (user.name, user.email).  The
-# patches keep their authorship; every mail gets the sender's sign-off
-# (format-patch --signoff, rebase --signoff for b4), after the author's.
-PLACEHOLDER_NAME="Threadable IRQ Project" PLACEHOLDER_EMAIL=threadable-irq@example.org
-if [ "$PROJECT_NAME" != "$PLACEHOLDER_NAME" ] || [ "$PROJECT_EMAIL" != "$PLACEHOLDER_EMAIL" ]; then
-	SENDER_NAME=$PROJECT_NAME SENDER_EMAIL=$PROJECT_EMAIL
-else
-	SENDER_NAME=$(git -C "$KTREE" config user.name 2>/dev/null || true)
-	SENDER_EMAIL=$(git -C "$KTREE" config user.email 2>/dev/null || true)
-fi
-placeholder=0
-if [ -z "$SENDER_NAME" ] || [ -z "$SENDER_EMAIL" ] ||
-	[ "$SENDER_EMAIL" = "$PLACEHOLDER_EMAIL" ] || [ "$SENDER_NAME" = "$PLACEHOLDER_NAME" ]; then
-	placeholder=1 SENDER_NAME=$PLACEHOLDER_NAME SENDER_EMAIL=$PLACEHOLDER_EMAIL
-fi
+# The sender: the person who mails the series (sender_identity, ci/lib.sh)
+# is the author of record of every mail and its only Signed-off-by
+# (ci/mails.sh); the patches carry the Assisted-by tag of
+# Documentation/process/coding-assistants.rst and no sign-off of their
+# own.  See docs/mailing.md for what the sender certifies.
+sender_identity
+placeholder=$SENDER_PLACEHOLDER
 refusal="the sender is the placeholder '$PLACEHOLDER_NAME <$PLACEHOLDER_EMAIL>', which no maintainer applies a patch from: set your own with 'git config --global user.name \"Your Name\"' and 'git config --global user.email you@example.com', or make send PROJECT_NAME=\"Your Name\" PROJECT_EMAIL=you@example.com"
 if [ "$placeholder" = 1 ] && [ "${SEND:-0}" = 1 ]; then
 	die "refusing to send: $refusal"
@@ -97,13 +85,19 @@ PY
 subject=$(head -1 "$out/cover.txt")
 body=$(tail -n +3 "$out/cover.txt")
 
+# The mails: the series re-authored and signed off by the sender in
+# ci/mails.sh's worktree, with format-patch's cover letter and threading.
+"$TOP/ci/mails.sh" "$out/.mails" "$SENDER_NAME" "$SENDER_EMAIL" >/dev/null
+head=$(git -C "$KTREE" rev-parse mails/irq-series)
+rm -rf "$out/.mails"
+git -C "$BUILD/mails-wt" format-patch -q --cover-letter --thread "${base_opt[@]}" \
+	--subject-prefix="$PREFIX" -o "$out" "$BASE_REF..$head"
 # Recipients: maintainers and reviewers To, lists Cc, for the whole series.
-git -C "$KTREE" format-patch -q --signoff --cover-letter --thread "${base_opt[@]}" \
-	--subject-prefix="$PREFIX" -o "$out" "$BASE_REF..HEAD"
+# (its git lookups of Fixes: commits fail on a tarball base: stderr to a log)
 gm=(./scripts/get_maintainer.pl --nogit --nogit-fallback --no-rolestats --norolestats)
 mapfile -t pf < <(ls "$out"/[0-9]*.patch | grep -v '/0000-cover-letter.patch$')
-to=$(cd "$KTREE" && "${gm[@]}" --m --r --nol "${pf[@]}" | grep @ | sort -u | paste -sd, -)
-cc=$(cd "$KTREE" && "${gm[@]}" --nom --nor --l "${pf[@]}" | grep @ | sort -u | paste -sd, -)
+to=$(cd "$KTREE" && "${gm[@]}" --m --r --nol "${pf[@]}" 2>>"$out/get_maintainer.log" | grep @ | sort -u | paste -sd, -)
+cc=$(cd "$KTREE" && "${gm[@]}" --nom --nor --l "${pf[@]}" 2>>"$out/get_maintainer.log" | grep @ | sort -u | paste -sd, -)
 echo "To: $to" >"$out/recipients.txt"
 echo "Cc: $cc" >>"$out/recipients.txt"
 
@@ -137,10 +131,8 @@ git -C "$KTREE" worktree prune
 	# a server that cannot send, for 'b4 send -o'.
 	export GIT_CONFIG_COUNT=3 GIT_CONFIG_KEY_2=sendemail.smtpserver GIT_CONFIG_VALUE_2=/bin/false
 	cd "$wt"
-	git checkout -q -B b4/irq-series "$(git -C "$KTREE" rev-parse HEAD)"
+	git checkout -q -B b4/irq-series "$head"
 	git branch -f b4/base "$BASE_REF"
-	# The sender's Signed-off-by on every commit (the author's stays).
-	git rebase -q --signoff b4/base
 	git config b4.prep-cover-strategy branch-description
 	# Enrolling again starts the series anew: the revision is forced below.
 	git config --remove-section "branch.b4/irq-series" 2>/dev/null || true
@@ -159,10 +151,12 @@ want=$((${#pf[@]} + 1))
 grep -q "^Subject: \[$PREFIX 00/${#pf[@]}\]" "$out"/b4/0000-*.eml ||
 	die "b4's cover letter subject is not [$PREFIX 00/${#pf[@]}]"
 
-# Every mail carries the sender's Signed-off-by.
-for m in "${pf[@]}" "$out"/b4/0[0-9][0-9][1-9]-*.eml; do
-	grep -qxF "Signed-off-by: $SENDER_NAME <$SENDER_EMAIL>" "$m" ||
-		die "$m has no Signed-off-by of the sender $SENDER_NAME <$SENDER_EMAIL>"
+# Every mail is from the sender, whose Signed-off-by is its only one.
+"$TOP/ci/series-format.py" --mail "${pf[@]}" >"$out/format.txt" 2>&1 ||
+	{ cat "$out/format.txt"; die "the mails in $out are not from and signed off by the sender only"; }
+for m in "$out"/b4/0[0-9][0-9][1-9]-*.eml; do
+	[ "$(grep -c '^Signed-off-by: ' "$m")" = 1 ] && grep -qxF "Signed-off-by: $SENDER_NAME <$SENDER_EMAIL>" "$m" ||
+		die "$m: the sender's Signed-off-by is not its only one"
 done
 # The mails apply with git am to the base and give the series' tree.
 (
@@ -176,7 +170,7 @@ done
 ) || die "git am of the mails in $out onto the base failed or gave another tree ($out/git-am.log)"
 
 echo "Series v$SERIES_VERSION, ${#pf[@]} patches + cover letter; $based_on" | head -1
-echo "sender:     $SENDER_NAME <$SENDER_EMAIL> (Signed-off-by on every mail; git am onto the base gives the series' tree)"
+echo "sender:     $SENDER_NAME <$SENDER_EMAIL> (From: and the only Signed-off-by of every mail; git am onto the base gives the series' tree)"
 echo "b4:         $n mails in $out/b4 (b4 send -o: nothing sent); to send: cd $wt && b4 send"
 echo "send-email: $(ls "$out"/*.patch | wc -l) files in $out, dry run in $out/dry-run.txt;"
 echo "            recipients in $out/recipients.txt. Nothing was sent: 'make send SEND=1' sends."

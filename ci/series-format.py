@@ -1,14 +1,20 @@
 #!/usr/bin/env python3
 """Check git format-patch mails the way a tip/netdev maintainer reads them.
 
-  ci/series-format.py PATCH...
+  ci/series-format.py PATCH...          the series (patches/)
+  ci/series-format.py --mail MAIL...    the mails make send writes
 
-Per patch: a 'From <sha>' mbox line; a Signed-off-by of the author; the
+Per patch: a 'From <sha>' mbox line; an Assisted-by tag (the patches are
+written with a coding assistant: Documentation/process/
+coding-assistants.rst); in patches/ no Signed-off-by at all (an assistant
+cannot certify the DCO: the person who mails the series signs, at make
+send); in a mail exactly one Signed-off-by, the sender's, who is also its
+From: and the last tag; the
 subject 'subsys: Capitalised imperative summary' ('subsys: lowercase
 summary' allowed where netdev's trees take it: net, netdevsim, the net
 selftests and the Intel NIC drivers), at most 75 characters and unique
 in the series; the changelog wrapped at 75 columns (tags, URLs and
-quoted output excepted); only the project identity signs, and tags that
+quoted output excepted); tags that
 speak for other people (Reviewed-by, Tested-by, Acked-by, Suggested-by,
 Reported-by) are refused unless listed in ALLOWED_TAGS (given by them).
 Exit 0 when every patch passes; one line per problem; a summary line.
@@ -17,6 +23,7 @@ import os
 import re
 import sys
 
+MAIL = False
 ALLOWED_TAGS = set(filter(None, os.environ.get("ALLOWED_TAGS", "").split(",")))
 PERSON_TAGS = ("Reviewed-by", "Tested-by", "Acked-by", "Suggested-by",
                "Reported-by", "Co-developed-by")
@@ -69,11 +76,15 @@ def check(path, subjects):
     if len([l for l in lines if l.strip() and not re.match(r"^[A-Za-z-]+: ", l)]) < 2:
         problems.append("changelog too short: say what the problem is, then the solution")
     sobs = [l.split(": ", 1)[1] for l in lines if l.startswith("Signed-off-by: ")]
-    if author not in sobs:
-        problems.append(f"no Signed-off-by of the author '{author}'")
-    for s in sobs:
-        if s != author:
-            problems.append(f"Signed-off-by '{s}' is not the author")
+    if not any(re.match(r"^Assisted-by: \S", l) for l in lines):
+        problems.append("no Assisted-by tag (Documentation/process/coding-assistants.rst)")
+    if not MAIL:
+        for s in sobs:
+            problems.append(f"Signed-off-by '{s}' in the series: only the sender signs, at make send")
+    elif sobs != [author]:
+        problems.append(f"Signed-off-by {sobs} is not exactly the sender, the From: '{author}'")
+    elif not lines or lines[-1] != "Signed-off-by: " + author:
+        problems.append("the sender's Signed-off-by is not the last tag")
     for l in lines:
         tag = l.split(": ", 1)[0]
         if tag in PERSON_TAGS and l not in ALLOWED_TAGS:
@@ -88,9 +99,13 @@ def check(path, subjects):
 
 
 def main():
+    global MAIL
+    args = sys.argv[1:]
+    if args[:1] == ["--mail"]:
+        MAIL, args = True, args[1:]
     subjects = {}
     bad = 0
-    for p in sys.argv[1:]:
+    for p in args:
         probs = check(p, subjects)
         name = os.path.basename(p)
         if probs:
@@ -100,8 +115,8 @@ def main():
                 print(f"    {m}")
         else:
             print(f"ok     {name}")
-    print(f"series format: {len(sys.argv) - 1 - bad} of {len(sys.argv) - 1} patches clean")
-    return 1 if bad or len(sys.argv) < 2 else 0
+    print(f"series format: {len(args) - bad} of {len(args)} {'mails' if MAIL else 'patches'} clean")
+    return 1 if bad or not args else 0
 
 
 if __name__ == "__main__":

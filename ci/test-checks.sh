@@ -4,7 +4,7 @@
 # patches/, series or the main kernel tree's branch.
 #
 #   bad subject (no prefix)       -> ci/series-format.py fails
-#   missing Signed-off-by         -> ci/series-format.py fails
+#   a sign-off in patches/, a mail without the sender's -> ci/series-format.py fails
 #   trailing whitespace, >100 col -> ci/checkpatch.sh fails
 #   spdxcheck.py dies (no GitPython) -> ci/checkpatch.sh fails
 #   an undescribed parameter      -> ci/kerneldoc.sh fails
@@ -58,16 +58,27 @@ sed 's/^Subject: \[PATCH\] genirq: Add /Subject: [PATCH] genirq: add /' "$good" 
 expect_fail "series-format fails a lowercase summary outside netdev's trees" "$TOP/ci/series-format.py" "$tmp/0001-lowercase.patch"
 sed 's/^Subject: \[PATCH\] genirq: Add /Subject: [PATCH] genirq: Added /' "$good" >"$tmp/0001-not-imperative.patch"
 expect_fail "series-format fails a subject not in imperative mood" "$TOP/ci/series-format.py" "$tmp/0001-not-imperative.patch"
-grep -v '^Signed-off-by: ' "$good" >"$tmp/0001-no-sob.patch"
-expect_fail "series-format fails a patch without Signed-off-by" "$TOP/ci/series-format.py" "$tmp/0001-no-sob.patch"
-sed '0,/^Signed-off-by: /s//Reviewed-by: Some Maintainer <maint@example.org>\nSigned-off-by: /' "$good" >"$tmp/0001-tag.patch"
+grep -v '^Assisted-by: ' "$good" >"$tmp/0001-no-assisted.patch"
+expect_fail "series-format fails a patch without Assisted-by" "$TOP/ci/series-format.py" "$tmp/0001-no-assisted.patch"
+sed '0,/^Assisted-by: .*/s//&\nSigned-off-by: Threadable IRQ Project <threadable-irq@example.org>/' "$good" >"$tmp/0001-sob.patch"
+expect_fail "series-format fails a sign-off in patches/ (only the sender signs)" "$TOP/ci/series-format.py" "$tmp/0001-sob.patch"
+sed '0,/^Assisted-by: /s//Reviewed-by: Some Maintainer <maint@example.org>\nAssisted-by: /' "$good" >"$tmp/0001-tag.patch"
 expect_fail "series-format fails a tag in someone else's name" "$TOP/ci/series-format.py" "$tmp/0001-tag.patch"
-sed '0,/^Signed-off-by: .*/s//&\n\n# Conflicts:\n#\tkernel\/irq\/manage.c/' "$good" >"$tmp/0001-conflicts.patch"
+sed '0,/^Assisted-by: .*/s//&\n\n# Conflicts:\n#\tkernel\/irq\/manage.c/' "$good" >"$tmp/0001-conflicts.patch"
 expect_fail "series-format fails a changelog that kept git's conflict list" "$TOP/ci/series-format.py" "$tmp/0001-conflicts.patch"
+# as_mail IN OUT: IN as make send mails it (ci/mails.sh does it with git):
+# from the sender, whose Signed-off-by follows the last tag
+sender="A. Sender <a.sender@example.com>"
+as_mail() { sed -e "0,/^From: .*/s//From: $sender/" -e "0,/^Assisted-by: .*/s//&\nSigned-off-by: $sender/" "$1" >"$2"; }
+as_mail "$good" "$tmp/0001-mail.patch"
+expect_pass "series-format --mail passes the sender's mail" "$TOP/ci/series-format.py" --mail "$tmp/0001-mail.patch"
+expect_fail "series-format --mail fails a mail without the sender's Signed-off-by" "$TOP/ci/series-format.py" --mail "$good"
+as_mail "$tmp/0001-sob.patch" "$tmp/0001-mail-2sob.patch"
+expect_fail "series-format --mail fails a mail with a second Signed-off-by" "$TOP/ci/series-format.py" --mail "$tmp/0001-mail-2sob.patch"
 
-expect_pass "checkpatch passes the first genirq: Add patch" "$TOP/ci/checkpatch.sh" "$good"
+expect_pass "checkpatch passes the first genirq: Add patch as mailed" "$TOP/ci/checkpatch.sh" "$tmp/0001-mail.patch"
 # Add trailing whitespace to the first added code line of the patch.
-awk 'done == 0 && /^\+[^+]/ && /;$/ { print $0 "   "; done = 1; next } { print }' "$good" >"$tmp/0001-ws.patch"
+awk 'done == 0 && /^\+[^+]/ && /;$/ { print $0 "   "; done = 1; next } { print }' "$tmp/0001-mail.patch" >"$tmp/0001-ws.patch"
 expect_fail "checkpatch fails a patch that adds trailing whitespace" "$TOP/ci/checkpatch.sh" "$tmp/0001-ws.patch"
 # checkpatch goes on when its spdxcheck.py helper dies (a Python traceback
 # on stderr), so the SPDX lines of new files went unchecked without
@@ -86,9 +97,10 @@ done
 [ -n "$newfile" ] || result FAIL "checkpatch/spdxcheck: no patch of the series adds a source file"
 mkdir -p "$tmp/pybad/git"
 echo 'raise ImportError("GitPython broken on purpose (test-checks)")' >"$tmp/pybad/git/__init__.py"
-expect_pass "checkpatch passes $(basename "$newfile"), which adds files" "$TOP/ci/checkpatch.sh" "$newfile"
+as_mail "$newfile" "$tmp/newfile.patch"
+expect_pass "checkpatch passes $(basename "$newfile") as mailed, which adds files" "$TOP/ci/checkpatch.sh" "$tmp/newfile.patch"
 expect_fail "checkpatch fails when its spdxcheck.py helper dies" \
-	env PYTHONPATH="$tmp/pybad" "$TOP/ci/checkpatch.sh" "$newfile"
+	env PYTHONPATH="$tmp/pybad" "$TOP/ci/checkpatch.sh" "$tmp/newfile.patch"
 
 expect_pass "maintainers-snippet passes MAINTAINERS.snippet" "$TOP/ci/maintainers-snippet.sh"
 # S: before L: is not the canonical order.
@@ -192,7 +204,7 @@ else
 	grep -q "^FAIL   $((n + 1)) \[powerpc\]" "$tmp/out" && grep -q "irq_series_nosw_demo" "$tmp/out" &&
 		grep -q "^ok     $((n + 1)) \[x86_64\]" "$tmp/out" &&
 		result OK "patch-build names the powerpc warning, and x86_64 passes the patch" ||
-		result FAIL "patch-build names the powerpc warning, and x86_64 passes the patch"
+		{ result FAIL "patch-build names the powerpc warning, and x86_64 passes the patch"; sed 's/^/    /' "$tmp/out"; }
 	# A new file that the configuration leaves out: nothing of it would
 	# be checked (as the KUnit suite's file was, before .config.top).
 	git -C "$bad" reset -q --hard HEAD~1

@@ -45,7 +45,8 @@ expect_eq "$rxq is delivered to CPU $cpu" "$(cat /proc/irq/$irq/effective_affini
 diag "bench: $SECS s floods of 64 B datagrams, $ROUNDS rounds, seed $SEED"
 
 # The CPU-bound task: loop iterations, counted in /tmp/spin every 1000
-taskset -c $cpu sh -c 'n=0; while :; do n=$((n + 1)); [ $((n % 1000)) = 0 ] && echo $n >/tmp/spin; done' &
+# (renamed into place: a reader never sees it empty)
+taskset -c $cpu sh -c 'n=0; while :; do n=$((n + 1)); [ $((n % 1000)) = 0 ] && echo $n >/tmp/spin.t && mv /tmp/spin.t /tmp/spin; done' &
 spin=$!
 net_rx() { awk -v c=$((cpu + 2)) '$1 == "NET_RX:" { print $c }' /proc/softirqs; }
 # The control connection's script: the flood's parameters, and the task's
