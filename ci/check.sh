@@ -37,6 +37,9 @@
 #   net fix      the net fix, netdevsim's napi_keep and their selftest
 #                apply to the base alone (they go to net on their own;
 #                ci/net-fix-alone.sh)
+#   trees        every patch is in one mail series ('trees': genirq, nvme,
+#                net, net-next, iwl-next), and each applies to the base
+#                after the trees it needs (ci/trees.sh)
 #
 # Every cell counts as one result in build/results/check.counts.
 set -uo pipefail
@@ -215,6 +218,15 @@ if "$TOP/ci/net-fix-alone.sh" >"$logdir/net-fix.log" 2>&1; then
 else
 	echo "the net fix, netdevsim's napi_keep and their selftest apply alone to the base: FAIL"
 	sed 's/^/    /' "$logdir/net-fix.log"; fail=$((fail + 1))
+fi
+# One mail series per target tree (make send): each applies to the base
+# after the trees its merge plan says it needs (ci/trees.sh).
+if "$TOP/ci/trees.sh" >"$logdir/trees.log" 2>&1; then
+	echo "the mail series per tree ('trees') cover the series and apply as their merge plan says: ok"; pass=$((pass + 1))
+	sed 's/^/    /' "$logdir/trees.log"
+else
+	echo "the mail series per tree ('trees') cover the series and apply as their merge plan says: FAIL"
+	sed 's/^/    /' "$logdir/trees.log"; fail=$((fail + 1))
 fi
 mkdir -p "$BUILD/results"
 echo "$pass $fail $skip" >"$BUILD/results/check.counts"

@@ -14,6 +14,7 @@
 #   MAINTAINERS.snippet misordered -> ci/maintainers-snippet.sh fails
 #   a net fix patch left out, or one that needs the series
 #                                 -> ci/net-fix-alone.sh fails
+#   a patch in no tree or two, a tree that does not apply -> ci/trees.sh fails
 #   a new W=1 warning             -> ci/patch-build.sh fails on that patch
 #   a new sparse-only warning     -> ci/patch-build.sh fails on that patch
 #   a warning only without HARDIRQS_SW_RESEND -> the powerpc column fails,
@@ -106,6 +107,18 @@ expect_pass "maintainers-snippet passes MAINTAINERS.snippet" "$TOP/ci/maintainer
 # S: before L: is not the canonical order.
 awk '/^L:/ { l = $0; next } { print } /^S:/ { print l }' "$TOP/MAINTAINERS.snippet" >"$tmp/snippet"
 expect_fail "maintainers-snippet fails a misordered entry" "$TOP/ci/maintainers-snippet.sh" "$tmp/snippet"
+
+# The mail series per tree: each mutation in a copy of 'trees'.
+expect_pass "trees passes the series" "$TOP/ci/trees.sh"
+grep -v '^0028-' "$TOP/trees" >"$tmp/trees.nopatch"
+expect_fail "trees fails a patch that is in no tree" env TREES_FILE="$tmp/trees.nopatch" "$TOP/ci/trees.sh"
+awk '{ print } /^tree net net\/main$/ { print "0011-genirq-Add-irq_set_threaded-and-irq_get_threaded.patch" }' "$TOP/trees" >"$tmp/trees.twice"
+expect_fail "trees fails a patch that is in two trees" env TREES_FILE="$tmp/trees.twice" "$TOP/ci/trees.sh"
+# nvme's polling patch needs the two nvme patches before it: with them
+# moved to another tree, the nvme tree does not apply
+awk '/^00(10|12)-nvme-pci/ { held = held $0 "\n"; next }
+	/^tree iwl-next / { print; printf "%s", held; next } { print }' "$TOP/trees" >"$tmp/trees.noapply"
+expect_fail "trees fails a tree that does not apply after the trees it needs" env TREES_FILE="$tmp/trees.noapply" "$TOP/ci/trees.sh"
 
 # The net fix's three patches: each mutation in a copy of patches/ and series.
 expect_pass "net-fix-alone passes the series" "$TOP/ci/net-fix-alone.sh"
