@@ -39,7 +39,8 @@
 #                ci/net-fix-alone.sh)
 #   trees        every patch is in one mail series ('trees': genirq, nvme,
 #                net, net-next, iwl-next), and each applies to the base
-#                after the trees it needs (ci/trees.sh)
+#                after the trees it needs and builds there the objects its
+#                patches change (ci/trees.sh, ci/trees.sh build)
 #
 # Every cell counts as one result in build/results/check.counts.
 set -uo pipefail
@@ -220,10 +221,25 @@ else
 	sed 's/^/    /' "$logdir/net-fix.log"; fail=$((fail + 1))
 fi
 # One mail series per target tree (make send): each applies to the base
-# after the trees its merge plan says it needs (ci/trees.sh).
+# after the trees its merge plan says it needs, and builds there what its
+# patches change (ci/trees.sh; the build needs make kernel's .config and
+# is left out with NO_PATCH_BUILD=1).
 if "$TOP/ci/trees.sh" >"$logdir/trees.log" 2>&1; then
 	echo "the mail series per tree ('trees') cover the series and apply as their merge plan says: ok"; pass=$((pass + 1))
 	sed 's/^/    /' "$logdir/trees.log"
+	if [ "${NO_PATCH_BUILD:-0}" = 1 ] || [ ! -f "$KOUT/.config" ]; then
+		echo "the mail series per tree build as their merge plan says: skip (NO_PATCH_BUILD=1 or no $KOUT/.config)"; skip=$((skip + 1))
+	else
+		progress "check: each mail series builds after the trees it needs (ci/trees.sh build)"
+		t1=$(date +%s)
+		if "$TOP/ci/trees.sh" build >"$logdir/trees-build.log" 2>&1; then
+			echo "the mail series per tree build as their merge plan says: ok"; pass=$((pass + 1))
+		else
+			echo "the mail series per tree build as their merge plan says: FAIL"; fail=$((fail + 1))
+		fi
+		sed 's/^/    /' "$logdir/trees-build.log"
+		stage_time "check.sh: trees build" "$t1"
+	fi
 else
 	echo "the mail series per tree ('trees') cover the series and apply as their merge plan says: FAIL"
 	sed 's/^/    /' "$logdir/trees.log"; fail=$((fail + 1))

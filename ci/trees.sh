@@ -9,6 +9,13 @@
 #   ci/trees.sh target T   the tree T's target (e.g. tip/irq/core)
 #   ci/trees.sh needs T    the trees T needs, in file order
 #   ci/trees.sh files T    the patch files of T (paths), in series order
+#   ci/trees.sh build [T...]  each tree (default: all) builds on the base
+#                          after the trees it needs: the objects of the .c
+#                          files its patches change, in a worktree
+#                          ($BUILD/trees-wt, output $BUILD/obj-trees) with
+#                          the series' configuration ($KOUT/.config, from
+#                          make kernel); applying alone cannot tell that a
+#                          tree uses what another tree adds
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -25,15 +32,59 @@ tree_field() {
 		cur == t && f == "files" { print $1 }' "$TREES"
 }
 names() { awk '$1 == "tree" { print $2 }' "$TREES"; }
-case ${1:-check} in
+mode=${1:-check}
+case $mode in
 names) names; exit 0 ;;
 target | needs) tree_field "$2" "$1"; exit 0 ;;
 files) tree_field "$2" files | sed "s|^|$TOP/patches/|"; exit 0 ;;
-check) ;;
-*) die "usage: ci/trees.sh [names|target T|needs T|files T]" ;;
+check | build) ;;
+*) die "usage: ci/trees.sh [names|target T|needs T|files T|build [T...]]" ;;
 esac
 
 BASE_REF=refs/irq-series/base
+if [ "$mode" = build ]; then
+	shift
+	[ -f "$KOUT/.config" ] || die "no $KOUT/.config: run 'make kernel'"
+	wt=$BUILD/trees-wt obj=$BUILD/obj-trees
+	git -C "$KTREE" worktree prune
+	[ -d "$wt" ] || git -C "$KTREE" worktree add -q --detach "$wt" "$BASE_REF"
+	mkdir -p "$obj"
+	CCACHE=$(command -v ccache || true)
+	export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache} CCACHE_BASEDIR=$wt CCACHE_NOHASHDIR=1
+	kmake=(make -C "$wt" O="$obj" -j"$JOBS" ${CCACHE:+CC="ccache gcc"} KBUILD_BUILD_TIMESTAMP=@0)
+	bad=0
+	for t in ${*:-$(names)}; do
+		git -C "$wt" checkout -q -f --detach "$BASE_REF" && git -C "$wt" clean -qfdx || die "cannot reset $wt"
+		for u in $(tree_field "$t" needs) "$t"; do
+			for f in $(tree_field "$u" files); do
+				git -C "$wt" apply --index "$TOP/patches/$f" || die "tree $t: $f (tree $u) does not apply"
+			done
+		done
+		# the objects of the .c files the tree's patches change
+		objs=()
+		for f in $(tree_field "$t" files); do
+			for c in $(sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "$TOP/patches/$f"); do
+				case $c in tools/* | Documentation/* | samples/*) continue ;; esac
+				d=${c%/*} b=${c##*/}
+				[ -e "$wt/$d/Makefile" ] && grep -qw "${b%.c}.o" "$wt/$d/Makefile" && objs+=("${c%.c}.o")
+			done
+		done
+		mapfile -t objs < <(printf '%s\n' "${objs[@]}" | sort -u)
+		cp "$KOUT/.config" "$obj/.config"
+		"${kmake[@]}" -s olddefconfig >"$obj/$t.log" 2>&1
+		needs=$(tree_field "$t" needs | paste -sd' ')
+		if "${kmake[@]}" "${objs[@]}" >>"$obj/$t.log" 2>&1; then
+			echo "ok     tree $t builds on the base${needs:+ after $needs}: ${objs[*]}"
+		else
+			echo "FAIL   tree $t does not build on the base${needs:+ after $needs} (${objs[*]}; $obj/$t.log):"
+			grep -E 'error' "$obj/$t.log" | head -5 | sed 's/^/    /'
+			bad=1
+		fi
+	done
+	git -C "$wt" checkout -q -f --detach "$BASE_REF"
+	exit $bad
+fi
+
 bad=0
 mapfile -t series < <(series_files | xargs -n1 basename)
 # every patch in exactly one tree, each tree in series order
