@@ -51,7 +51,9 @@ net_rx() { awk -v c=$((cpu + 2)) '$1 == "NET_RX:" { print $c }' /proc/softirqs; 
 t=0
 : >/tmp/samples
 while kill -0 $ctl 2>/dev/null && [ $t -lt 200 ]; do
-	echo "$t $(cat "$f") $(spun) $(rcvd) $(net_rx)" >>/tmp/samples
+	# the NAPI kthread's last CPU (- when there is none)
+	kp=$(napi_nl get eth0 | sed -n 's/.* pid=\([1-9][0-9]*\) .*/\1/p' | head -n1)
+	echo "$t $(cat "$f") $(spun) $(rcvd) $(net_rx) ${kp:+$(last_cpu "$kp")}" >>/tmp/samples
 	usleep 500000; t=$((t + 1))
 done
 wait $sink
@@ -96,3 +98,6 @@ thr_rx=$(awk '$2 == "1:" { sub("/s", "", $12); print $12 }' /tmp/rates)
 # brings NET_RX back on CPU 1 at times in threaded mode is not traced.
 fewer_net_rx() { [ -n "$thr_rx" ] && [ "${hard_rx:-0}" -gt 0 ] && [ $((thr_rx * 2)) -le "$hard_rx" ]; }
 check "threaded: NET_RX ran on CPU $cpu at most half as often as in hard mode (${thr_rx:-?}/s, ${hard_rx:-?}/s)" fewer_net_rx
+# per sample: mode, NET_RX on CPU 1 since the last sample, the NAPI
+# kthread's last CPU
+diag "samples (mode, NET_RX on CPU $cpu, kthread's CPU): $(awk 'NR > 1 { printf "%s:%d:%s ", $2, $5 - q, ($6 == "" ? "-" : $6) } { q = $5 }' /tmp/samples)"
