@@ -14,17 +14,14 @@ TOOL=/kselftests/irq/irq-autothread
 SECS=20
 e1000e_up
 e1000e_carrier
-rxq=eth0-rx-0
-irq=$(irq_of $rxq)
-f=/proc/irq/$irq/$rxq/threaded
+e1000e_rx_vector
 if [ -z "$irq" ] || [ ! -w "$f" ] || [ ! -x $TOOL ] || [ ! -x /usr/bin/udp_sink ]; then
 	fail "e1000e rx vector with a threaded file, irq-autothread and udp_sink"
 	exit 0
 fi
 pass "$rxq is irq $irq"
 cpu=1
-echo $cpu >/proc/irq/$irq/smp_affinity_list
-expect_eq "$rxq is delivered to CPU $cpu" "$(cat /proc/irq/$irq/effective_affinity_list)" $cpu
+e1000e_pin_rx $cpu
 echo 0 >"$f"
 
 # The CPU-bound task: loop iterations, counted in /tmp/spin every 1000

@@ -26,13 +26,7 @@ if [ ! -w /sys/power/pm_test ] || ! grep -qw freeze /sys/power/state; then
 fi
 e1000e_up
 e1000e_carrier
-rxq=eth0-rx-0
-# rx_vector: sets irq and f to the rx vector's interrupt and file
-rx_vector() {
-	irq=$(irq_of $rxq)
-	f=/proc/irq/$irq/$rxq/threaded
-}
-rx_vector
+e1000e_rx_vector
 if [ -z "$irq" ] || [ ! -w "$f" ]; then
 	fail "e1000e uses MSI-X and $rxq has a threaded file"
 	diag "$(grep eth0 /proc/interrupts)"
@@ -55,7 +49,7 @@ suspend() {
 # state WHAT WANT [KPID]: the rx vector's file and netlink read WANT; a
 # NAPI kthread exists exactly when WANT is 1 (KPID when given).
 state() {
-	rx_vector
+	e1000e_rx_vector
 	check "$1: $rxq (irq ${irq:-none}) has its threaded file" [ -w "$f" ]
 	set -- "$1" "$2" "${3:-}" $(e1000e_napi pid threaded)
 	expect_eq "$1: the threaded file reads $2" "$(cat "$f" 2>/dev/null)" "$2"

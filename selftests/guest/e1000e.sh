@@ -51,3 +51,16 @@ e1000e_napi() {
 		  for (i = 1; i <= n; i++) s = s (i > 1 ? " " : "") v[f[i]]
 		  print s }'
 }
+# e1000e_rx_vector: sets rxq, irq and f to eth0's rx vector (MSI-X), its
+# interrupt and its threaded file (the numbers change when the vector is
+# requested again).
+e1000e_rx_vector() {
+	rxq=eth0-rx-0
+	irq=$(irq_of $rxq)
+	f=/proc/irq/$irq/$rxq/threaded
+}
+# e1000e_pin_rx CPU: the rx vector delivered to CPU only, checked
+e1000e_pin_rx() {
+	echo "$1" >/proc/irq/$irq/smp_affinity_list
+	expect_eq "$rxq is delivered to CPU $1" "$(cat /proc/irq/$irq/effective_affinity_list)" "$1"
+}
