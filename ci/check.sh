@@ -33,6 +33,9 @@
 #                (ci/hotpath.sh, pahole; left out with NO_PATCH_BUILD=1)
 #   MAINTAINERS.snippet  canonical, equal to the patched MAINTAINERS entry,
 #                get_maintainer.pl agrees (ci/maintainers-snippet.sh)
+#   README       README.md's patch table lists the patches of series in
+#                order with their subjects, and its first paragraph's
+#                "N patches" is the number in series (ci/readme-series.sh)
 #   side patches bench-patches/ and stress-inject/ apply on the series
 #   net fix      the net fix, netdevsim's napi_keep and their selftest
 #                apply to the base alone (they go to net on their own;
@@ -188,6 +191,12 @@ if "$TOP/ci/maintainers-snippet.sh" >"$logdir/maintainers-snippet.log" 2>&1; the
 	echo "MAINTAINERS.snippet: ok"; pass=$((pass + 1))
 else
 	echo "MAINTAINERS.snippet: FAIL"; cat "$logdir/maintainers-snippet.log"; fail=$((fail + 1))
+fi
+if "$TOP/ci/readme-series.sh" >"$logdir/readme-series.log" 2>&1; then
+	echo "README.md's patch table and patch count match series: ok"; pass=$((pass + 1))
+else
+	echo "README.md's patch table and patch count match series: FAIL"
+	sed 's/^/    /' "$logdir/readme-series.log"; fail=$((fail + 1))
 fi
 # The patches that go on top of the series (make bench, make stress-inject)
 # must keep applying to it; nothing else notices before those targets run.

@@ -12,6 +12,8 @@
 #   a NULL check before kfree()   -> ci/cocci.sh fails that patch
 #   spatch without the guard macros -> ci/cocci.sh fails on the parse rate
 #   MAINTAINERS.snippet misordered -> ci/maintainers-snippet.sh fails
+#   README.md's patch table without a row, with a subject the patch does
+#   not have, or a wrong "N patches" -> ci/readme-series.sh fails
 #   a net fix patch left out, or one that needs the series
 #                                 -> ci/net-fix-alone.sh fails
 #   a patch in no tree or two, a tree that does not apply -> ci/trees.sh fails
@@ -108,6 +110,28 @@ expect_pass "maintainers-snippet passes MAINTAINERS.snippet" "$TOP/ci/maintainer
 # S: before L: is not the canonical order.
 awk '/^L:/ { l = $0; next } { print } /^S:/ { print l }' "$TOP/MAINTAINERS.snippet" >"$tmp/snippet"
 expect_fail "maintainers-snippet fails a misordered entry" "$TOP/ci/maintainers-snippet.sh" "$tmp/snippet"
+
+# README.md against series: each mutation in a copy of README.md, series
+# and patches/.
+expect_pass "readme-series passes README.md" "$TOP/ci/readme-series.sh"
+mkdir -p "$tmp/readme"
+cp -r "$TOP/README.md" "$TOP/series" "$TOP/patches" "$tmp/readme/"
+sed '/^| 12 | /d' "$TOP/README.md" >"$tmp/readme/README.md"
+expect_fail "readme-series fails a patch table without patch 12's row" "$TOP/ci/readme-series.sh" "$tmp/readme"
+grep -q "row 12 says .*series has 0012-" "$tmp/out" || { result FAIL "... and says why ('row 12 says')"; sed 's/^/    /' "$tmp/out"; }
+nseries=${#files[@]}
+sed -E "0,/[0-9]+ patches/s//$((nseries - 1)) patches/" "$TOP/README.md" >"$tmp/readme/README.md"
+expect_fail "readme-series fails a first paragraph that says $((nseries - 1)) patches" "$TOP/ci/readme-series.sh" "$tmp/readme"
+grep -q "says \"$((nseries - 1)) patches\", series has $nseries" "$tmp/out" ||
+	{ result FAIL "... and says why ('says \"$((nseries - 1)) patches\"')"; sed 's/^/    /' "$tmp/out"; }
+cp "$TOP/README.md" "$tmp/readme/README.md"
+sub=$(grep -l '^Subject: \[PATCH\] PCI: Add ' "$tmp"/readme/patches/*.patch | head -n 1)
+if [ -n "$sub" ]; then
+	sed -i 's/^Subject: \[PATCH\] PCI: Add /Subject: [PATCH] PCI: Introduce /' "$sub"
+	expect_fail "readme-series fails a row whose subject is not its patch's" "$TOP/ci/readme-series.sh" "$tmp/readme"
+else
+	result FAIL "readme-series mutations: no 'PCI: Add' patch in the series"
+fi
 
 # The mail series per tree: each mutation in a copy of 'trees'.
 expect_pass "trees passes the series" "$TOP/ci/trees.sh"

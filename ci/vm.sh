@@ -131,7 +131,7 @@ run_qemu() {
 }
 
 for scenario in "$@"; do
-	SMP=4 MEM=2G NVME_QUEUES=4 NVME_SIZE=256M KARGS= TIMEOUT=600 QEMU_EXTRA= NETDEV_EXTRA= KUNIT=0 KUNIT_SUITES= KUNIT_NO_SKIP=0 BENCH=0 SCRIPTS=
+	SMP=4 MEM=2G NVME_QUEUES=4 NVME_SIZE=256M KARGS= TIMEOUT=600 QEMU_EXTRA= NETDEV_EXTRA= KUNIT=0 KUNIT_SUITES= KUNIT_NO_SKIP=0 KUNIT_MUST_RUN= BENCH=0 SCRIPTS=
 	SPLAT_EXPECTED=
 	GUEST_ARCH=x86_64
 	HOST_FWD=0
@@ -272,6 +272,17 @@ for scenario in "$@"; do
 		[ $((kp + ks + kf)) -gt 0 ] || { f=$((f + 1)); echo "  not ok host: $scenario: no KUnit results in the guest's debugfs (CONFIG_KUNIT_DEBUGFS)"; }
 		# A boot made for certain cases (KUNIT_NO_SKIP=1) fails when they skip.
 		[ "$KUNIT_NO_SKIP" != 1 ] || [ "$ks" = 0 ] || { f=$((f + 1)); echo "  not ok host: $scenario: $ks KUnit cases skipped in a boot made to run them"; }
+		# ... or when the cases it names (KUNIT_MUST_RUN, an ERE on the
+		# case name) skip or are missing.
+		if [ -n "$KUNIT_MUST_RUN" ]; then
+			mr=$(grep -cE "^ +ok [0-9]+ ($KUNIT_MUST_RUN)" "$dir/kunit.txt" | tr -d ' ')
+			ms=$(grep -cE "^ +ok [0-9]+ ($KUNIT_MUST_RUN).*# SKIP" "$dir/kunit.txt" | tr -d ' ')
+			if [ "$mr" -gt 0 ] && [ "$ms" = 0 ]; then p=$((p + 1)); echo "  ok host: $scenario: the $mr KUnit cases matching '$KUNIT_MUST_RUN' ran"
+			else f=$((f + 1)); echo "  not ok host: $scenario: of the KUnit cases matching '$KUNIT_MUST_RUN', $mr passed, $ms of them skipped"; fi
+		fi
+		# A skip must say why (kunit_skip()'s reason): a bare SKIP fails.
+		bare=$(grep -cE '^ +ok [0-9]+ .*# SKIP *$' "$dir/kunit.txt")
+		[ "$bare" = 0 ] || { f=$((f + 1)); echo "  not ok host: $scenario: $bare KUnit cases skipped without a reason"; }
 		for suite in $KUNIT_SUITES; do
 			if grep -qE "^(not )?ok [0-9]+ $suite( |\$)" "$dir/kunit.ktap"; then
 				p=$((p + 1)); echo "  ok host: KUnit suite $suite ran"

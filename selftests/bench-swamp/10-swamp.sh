@@ -37,6 +37,20 @@
 #            the interrupt's CPU: always away); fair (hyb-pin with a
 #            SCHED_NORMAL nice -20 thread on the whole mask, placed by the
 #            fair class at each wakeup).  swamp.modes=M1,M2,... runs fewer.
+#   A/A      the reference mode the ratios are taken against (hard;
+#            swamp.aa=MODE, swamp.aa=none for none) runs a second time per
+#            round as the label MODE-aa, shuffled in with the rest: the
+#            same code under two labels, so ci/bench-swamp.py can check
+#            that the paired intervals include 1 where nothing differs
+#            (a layout whose A/A interval excludes 1 is unresolved).
+# Run time: ROUNDS x (modes + the A/A label) x 15 points = 10 x 7 x 15 =
+# 1050 runs of RUNTIME (1 s), each with ~0.26 s of mode switch and
+# bookkeeping, and 2 + (s + 1) s more after a run whose longest hard irq
+# run lasted s >= 1 whole seconds (only hard at L2 C/E 5 and 15: 9 and 14
+# of its 20 runs there in the two boots of 2026-12-06).  The 900-run boot
+# took 1174 s with calibration (36 s of it such sleeps): the 150 hard-aa
+# runs add ~190 s and 36-80 s of sleeps, ~23.5-24 min; if all 40 hard
+# and hard-aa runs at L2 C/E 5/15 were long, ~25 min.  TIMEOUT: 40 min.
 # The thread drains until no completion is due, as nvme_irq() does.
 # Lines:
 #   bench: swampcal,IRQ_CPU,NCPU,E_NS,C_NS_PER_KLOOP,W_PINNED_NS,W_REMOTE_NS,DEVICE_NS
@@ -44,7 +58,7 @@
 #   bench: swamprun,LAYOUT,RATIO,MODE,ROUND,LOOPS,COMPL_PER_S,IRQS_PER_COMPL,
 #          HANDOFFS_PER_COMPL,THREAD_ON_IRQCPU_PCT,HARD_PCT,VICTIM_PER_CPU,
 #          IRQCPU_HARDIRQ_PCT,MAX_HARD_MS,LAT_P50_US,LAT_P99_US,LOCKUPS,
-#          STALLS,SPURIOUS
+#          STALLS,SPURIOUS          (MODE: a mode or the A/A label MODE-aa)
 . /selftests/guest/lib.sh
 
 RUNTIME=1
@@ -55,6 +69,7 @@ L3_RATIOS="1 5"
 LAYOUTS="L1 L1hog L2 L3"
 DEVICE_NS=
 MODES="hard pinned hyb-pin hyb-move fifo-skip fair"
+AA=hard
 for a in $(cat /proc/cmdline); do
 	case $a in
 	swamp.runtime=*) RUNTIME=${a#*=} ;;
@@ -65,8 +80,14 @@ for a in $(cat /proc/cmdline); do
 	swamp.layouts=*) LAYOUTS=$(echo "${a#*=}" | tr , ' ') ;;
 	swamp.modes=*) MODES=$(echo "${a#*=}" | tr , ' ') ;;
 	swamp.device_ns=*) DEVICE_NS=${a#*=} ;;
+	swamp.aa=*) AA=${a#*=} ;;
 	esac
 done
+# The A/A label: the reference mode again, only if that mode runs.
+case " $MODES " in
+*" $AA "*) LABELS="$MODES $AA-aa" ;;
+*) LABELS=$MODES; AA=none ;;
+esac
 D=/sys/kernel/debug/irq_swamp
 P=/sys/module/swamp_bench/parameters
 if [ ! -w $D/run ] || [ ! -w $D/mode ]; then
@@ -114,7 +135,7 @@ Wr=$(val wake_ns "$c")
 diag "swamp: fifo-skip calibration: $c"
 [ -n "$DEVICE_NS" ] || DEVICE_NS=$((20 * E))
 echo "$DEVICE_NS" >$P/device_ns
-diag "swamp: $ncpu vCPUs, ${RUNTIME}s per run, $ROUNDS rounds, layouts $LAYOUTS, C/E $RATIOS (L1hog $HOG_RATIOS, L3 $L3_RATIOS), device ${DEVICE_NS} ns, control on CPU $ctl"
+diag "swamp: $ncpu vCPUs, ${RUNTIME}s per run, $ROUNDS rounds, layouts $LAYOUTS, C/E $RATIOS (L1hog $HOG_RATIOS, L3 $L3_RATIOS), device ${DEVICE_NS} ns, control on CPU $ctl, A/A arm $AA"
 diag "bench: swampcal,$xcpu,$ncpu,$E,$ck,$W,$Wr,$DEVICE_NS"
 pass "calibration: E ${E} ns, C ${ck} ns per 1000 loops, thread wakeup W ${W} ns (pinned), W_r ${Wr} ns (other CPU)"
 
@@ -134,7 +155,8 @@ lockups() { dmesg | grep -c 'soft lockup\|hard LOCKUP'; }
 stalls() { dmesg | grep -cE 'rcu: INFO: .*(detected stalls|self-detected stall)'; }
 spurious() { dmesg | grep -c "irq $irq: nobody cared"; }
 
-# run LAYOUT RATIO MODE ROUND
+# run LAYOUT RATIO LABEL ROUND (LABEL: a mode, or MODE-aa for the A/A
+# arm, which runs MODE and reports under its own label)
 run() {
 	case $1 in
 	L1) echo $xbit >$P/submit_cpus; echo 128 >$P/qd; echo 1 >$P/victim_policy ;;
@@ -146,7 +168,7 @@ run() {
 	l=$(loops_of "$2")
 	echo "$l" >$P/work_loops
 	echo $(((l + 1) / 2)) >$P/submit_loops
-	if ! set_mode "$3"; then
+	if ! set_mode "${3%-aa}"; then
 		fail "$1 $2 $3 round $4: mode set"
 		return
 	fi
@@ -186,7 +208,7 @@ run() {
 }
 
 combos() {
-	for m in $MODES; do
+	for m in $LABELS; do
 		for lay in $LAYOUTS; do
 			case $lay in
 			L1hog) rs=$HOG_RATIOS ;;
