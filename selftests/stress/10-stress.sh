@@ -109,8 +109,7 @@ toggler=$!
 # managed interrupt shuts down and starts up again.  After each step, with
 # the toggler paused and every queue threaded, the thread of every queue
 # whose mask has an online CPU must be allowed its interrupt's effective
-# CPU, and at most the one CPU of the mask it last drained on
-# (IRQF_IRQ_AFFINITY, thread_cpus_ok).
+# CPU and the affinity mask (IRQF_IRQ_AFFINITY, thread_cpus_ok).
 online_list() { cat /sys/devices/system/cpu/online; }
 set_cpu() { echo "$2" >"/sys/devices/system/cpu/cpu$1/online"; }
 # in_list CPU LIST: CPU is in a cpulist like 0-1,3.
@@ -151,7 +150,7 @@ check_masks() {
 			got=$(cpus_allowed "$pid" 2>/dev/null)
 			eff=$(cat "/proc/irq/$irq/effective_affinity_list")
 			# An IRQF_IRQ_AFFINITY thread (nvme's I/O queues)
-			# may also be allowed the CPU it drained on last.
+			# is allowed the affinity mask and that CPU.
 			[ -n "$pid" ] && thread_cpus_ok "$got" "$eff" "$aff" && break
 			usleep 100000; i=$((i + 1))
 		done
