@@ -18,8 +18,9 @@
 #
 # The mails are the patches as ci/mails.sh makes them: the sender is the
 # author of every mail and its only Signed-off-by.  genirq and nvme are
-# version $SERIES_VERSION ([PATCH v4 n/m]); net, net-next and iwl-next
-# are first postings with netdev's tree tags ([PATCH net n/m]).  Each
+# version $SERIES_VERSION ([PATCH v5 n/m]); sched is a first posting
+# ([PATCH 0/1]); net, net-next and iwl-next are first postings with
+# netdev's tree tags ([PATCH net n/m]).  Each
 # says what it is based on: Debian's linux-source-7.3 is mainline 7.3.4
 # with Debian's patches; a KERNEL_SRC tree gives its base commit
 # (base-commit:, and prerequisite-patch-id: for the trees it needs).
@@ -29,7 +30,7 @@ set -euo pipefail
 need_deps send || exit 1
 
 BASE_REF=refs/irq-series/base
-SERIES_VERSION=${SERIES_VERSION:-4}
+SERIES_VERSION=${SERIES_VERSION:-5}
 out=${MAIL_DIR:-$BUILD/mail}
 rm -rf "$out"; mkdir -p "$out"
 # The sender: the person who mails the series (sender_identity, ci/lib.sh)
@@ -83,6 +84,7 @@ for t in $("$TOP/ci/trees.sh" names); do
 	mapfile -t mine < <("$TOP/ci/trees.sh" files "$t" | xargs -n1 basename)
 	case $t in
 	net | net-next | iwl-next) prefix="PATCH $t" ;;
+	sched) prefix="PATCH" ;;
 	*) prefix="PATCH v$SERIES_VERSION" ;;
 	esac
 	# The tree's branch: the base, the trees it needs, then its patches
@@ -175,6 +177,7 @@ PY
 		case $t in
 		net | net-next | iwl-next)
 			b4 prep --set-prefixes "$t" >>"$d/b4-prep.log" 2>&1 ;;
+		sched) ;;
 		*) b4 prep --force-revision "$SERIES_VERSION" >>"$d/b4-prep.log" 2>&1 ;;
 		esac
 		b4 prep --auto-to-cc >>"$d/b4-prep.log" 2>&1

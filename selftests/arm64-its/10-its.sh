@@ -1,8 +1,9 @@
 #!/bin/sh
 # The NVMe I/O queue's interrupt on arm64 GICv3: an LPI through the ITS,
 # whose effective affinity is one CPU while its mask spans all of them.
-# Switched to threaded at run time, each queue's thread runs on the one CPU
-# its interrupt is delivered to, and both switch back.
+# Switched to threaded at run time, the admin queue's thread runs on the
+# one CPU its interrupt is delivered to, the I/O queue's may run on the
+# mask (IRQF_IRQ_AFFINITY, patch 27), and both switch back.
 . /selftests/guest/lib.sh
 
 dev=/dev/nvme0n1

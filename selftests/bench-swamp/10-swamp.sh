@@ -31,8 +31,10 @@
 #            15 and 16: up to 64 completions in hard irq context, on
 #            overflow the vector masked and the thread, on the
 #            interrupt's CPU, drains); hyb-move (hyb-pin with
-#            IRQF_IRQ_AFFINITY, series patch 24: the thread drains on
-#            an idle CPU of the mask when the interrupt's CPU is busy);
+#            IRQF_IRQ_AFFINITY, series patches 24-25: the thread may run
+#            on the mask, and the scheduler wakes it on an idle CPU of
+#            the cache rather than preempt the task where it ran last;
+#            the tables so far measured v4's genirq-side placement);
 #            fifo-skip (hyb-pin with the thread bound to the mask without
 #            the interrupt's CPU: always away); fair (hyb-pin with a
 #            SCHED_NORMAL nice -20 thread on the whole mask, placed by the

@@ -80,9 +80,10 @@ run_kselftest() {
 # check_queue_threads Q0 Q1: the table of nvme0's admin queue (nvme0q0, irq
 # Q0) and I/O queue (nvme0q1, irq Q1) with their threads' CPUs, and its
 # checks: the I/O queue's mask spans all CPUs, each queue's effective
-# affinity is one CPU, and each queue's thread stays on that CPU, where its
-# interrupt is delivered (as every irq thread; v3 of the series dropped
-# IRQF_IRQ_AFFINITY, see docs/benchmarks.md).  Sets t0 and t1 (the threads'
+# affinity is one CPU, the admin queue's thread stays on that CPU, where
+# its interrupt is delivered (as every irq thread), and the I/O queue's,
+# requested with IRQF_IRQ_AFFINITY (patch 27), may run on the mask
+# (thread_cpus_ok).  Sets t0 and t1 (the threads'
 # pids); returns 1 when a thread is missing.
 # cpus_of LIST: the CPUs of a list such as 0,2-3, one a line
 cpus_of() {

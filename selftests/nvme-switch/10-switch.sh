@@ -2,9 +2,9 @@
 # The demo ('make'): nvme-pci's I/O queue interrupt switched from hard to
 # threaded handling and back at run time, through
 # /proc/irq/<N>/nvme0q1/threaded, while fio reads verified data through the
-# queue.  Threaded, the queue's irq thread runs nvme_irq() on the CPU the
-# interrupt is delivered to, as every irq thread does; back in hard mode
-# the thread is gone.
+# queue.  Threaded, the queue's irq thread runs nvme_irq(), allowed on the
+# interrupt's affinity mask (IRQF_IRQ_AFFINITY, patch 27), where the
+# scheduler places it; back in hard mode the thread is gone.
 . /selftests/guest/lib.sh
 
 dev=/dev/nvme0n1
