@@ -89,16 +89,33 @@ run_kselftest() {
 cpus_of() {
 	echo "$1" | tr ',' '\n' | while IFS=- read -r a b; do seq "$a" "${b:-$a}"; done
 }
+# isolated_cpus: the CPUs the kernel command line isolates from kthreads
+# or managed interrupts (isolcpus=[flags,]LIST, nohz_full=LIST), one a line
+isolated_cpus() {
+	for _a in $(cat "${CMDLINE:-/proc/cmdline}"); do
+		case $_a in
+		isolcpus=* | nohz_full=*) _l=${_a#*=} ;;
+		*) continue ;;
+		esac
+		# isolcpus= flags (domain, managed_irq, nohz) come before the list
+		_l=$(echo "$_l" | tr ',' '\n' | grep -E '^[0-9]' | paste -sd, -)
+		[ -z "$_l" ] || cpus_of "$_l"
+	done | sort -nu
+}
 # thread_cpus_ok ALLOWED EFF MASK: an irq thread allowed on ALLOWED runs
 # where its interrupt is delivered (EFF), or, the thread of an
-# IRQF_IRQ_AFFINITY action (nvme's I/O queues), on the affinity mask MASK
-# and EFF (no CPU isolated in these guests), where the scheduler wakes it
-# on an idle CPU of the cache rather than preempt a task
+# IRQF_IRQ_AFFINITY action (nvme's I/O queues), on the CPUs of the
+# affinity mask MASK that no isolcpus= or nohz_full= isolates, and on
+# EFF; the scheduler wakes it on an idle CPU of the cache there rather
+# than preempt a task
 thread_cpus_ok() {
 	_got=$(cpus_of "$1" | sort -n | tr '\n' ,)
 	cpus_of "$1" | grep -qx "$2" || return 1
 	[ "$_got" = "$(cpus_of "$2" | sort -n | tr '\n' ,)" ] && return 0
-	[ "$_got" = "$({ cpus_of "$3"; cpus_of "$2"; } | sort -nu | tr '\n' ,)" ]
+	_iso=" $(isolated_cpus | tr '\n' ' ') "
+	_want=$({ cpus_of "$3" | awk -v iso="$_iso" 'index(iso, " " $0 " ") == 0'
+		cpus_of "$2"; } | sort -nu | tr '\n' ,)
+	[ "$_got" = "$_want" ]
 }
 check_queue_threads() {
 	t0=$(irq_thread_pid "$1" nvme0q0)

@@ -163,6 +163,11 @@ diag "L1: $q's thread may run on CPU $where, last ran on CPU $last; $(grep -o 'I
 moved() { is_one_cpu "$last" && [ "$last" != "$vcpu" ] &&
 	thread_cpus_ok "$where" "$vcpu" "$mask" && cpus_of "$where" | grep -qx "$last"; }
 check "L1: $q's thread drained on an idle CPU ($last), not on the busy interrupt CPU $vcpu" moved
+iso=$(isolated_cpus | paste -sd, -)
+# isolcpus= boots: no isolated CPU the interrupt is not delivered to in
+# the thread's allowed set (the CPUs in both lists, but the interrupt's)
+off_isolated() { ! { isolated_cpus; cpus_of "$where"; } | sort -n | uniq -d | grep -qvx "$vcpu"; }
+[ -z "$iso" ] || check "L1: $q's thread may not run on the isolated CPUs ($iso) its interrupt is not delivered to (allowed: $where)" off_isolated
 check "L1: $q is unmasked after the load" unmasked
 expect_eq "L1: no I/O waited for nvme's timeout" "$(($(timeouts) - to0))" 0
 
